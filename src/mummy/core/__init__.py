@@ -1,0 +1,1 @@
+"""Shared foundations: grid geometry, polyominoes, seeded dice streams and errors."""

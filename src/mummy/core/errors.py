@@ -1,0 +1,43 @@
+"""Errors that carry the rule they enforce.
+
+Like python-chess, every refusal is a ``ValueError`` subclass, so callers can catch
+one type; the subclasses say *why*: the text was not an action at all
+(:class:`InvalidActionError`), or it was an action the rules forbid here
+(:class:`IllegalActionError`). Both name a rule id from the rulings (``T3.3``) and,
+where there is one, the square or edge at fault.
+"""
+
+from __future__ import annotations
+
+
+class MummyError(ValueError):
+    """Base of every error the rules engines raise on bad input."""
+
+
+class RuleError(MummyError):
+    """A refusal that names the rule (``T3.3``) and where it breaks (``E4`` or ``E4n``)."""
+
+    def __init__(self, rule: str, message: str, where: str | None = None) -> None:
+        self.rule = rule
+        self.where = where
+        self.detail = message
+        at = f" at {where}" if where else ""
+        super().__init__(f"{rule}: {message}{at}")
+
+
+class InvalidActionError(RuleError):
+    """The text or JSON is not a well-formed action."""
+
+
+class IllegalActionError(RuleError):
+    """A well-formed action that the rules do not allow in this state."""
+
+
+class ContentError(MummyError):
+    """A content file (map, tiles) is malformed: names the file, the line and the fault."""
+
+    def __init__(self, file: str, line: int, message: str) -> None:
+        self.file = file
+        self.line = line
+        self.detail = message
+        super().__init__(f"{file}:{line}: {message}")
