@@ -228,7 +228,7 @@ def from_json(obj: Any, grid: Grid) -> Action:
         action = Action(
             kind=obj["kind"],
             dice=tuple(dice),
-            shape=obj.get("monster", obj.get("shape", "")),
+            shape=str(obj.get("monster", obj.get("shape", ""))),
             orient=obj.get("orient", ""),
             square=grid.parse_square(obj["square"]) if "square" in obj else -1,
             edge=grid.parse_edge(obj["edge"]) if "edge" in obj else -1,

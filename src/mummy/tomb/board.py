@@ -199,5 +199,16 @@ def tomb_map(map_id: str) -> TombMap:
     return TombMap(map_spec(map_id), tile_table())
 
 
-__all__ = ["DIG", "DIG_VARIANTS", "ROOM", "SHAPES", "SHAPE_INDEX", "TRANSFORMS", "Grid",
-           "Placement", "TombMap", "tomb_map", "SIDES"]
+__all__ = [
+    "DIG",
+    "DIG_VARIANTS",
+    "ROOM",
+    "SHAPES",
+    "SHAPE_INDEX",
+    "SIDES",
+    "TRANSFORMS",
+    "Grid",
+    "Placement",
+    "TombMap",
+    "tomb_map",
+]

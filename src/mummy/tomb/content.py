@@ -138,12 +138,11 @@ def _int(file: str, number: int, token: str, what: str) -> int:
     return value
 
 
-def parse_map(text: str, file: str = "map.txt") -> MapSpec:  # noqa: C901 - one flat validator
+def parse_map(text: str, file: str = "map.txt") -> MapSpec:
     """Parse and validate a map file (T10); see docs/formats.md for the format."""
     lines = _lines(text)
     fields_seen: dict[str, int] = {}
     grid_rows: list[str] = []
-    grid_line = 0
     entrances: list[tuple[int, str]] = []
     rooms: list[Room] = []
     coins: dict[int, int] = {}
@@ -169,7 +168,6 @@ def parse_map(text: str, file: str = "map.txt") -> MapSpec:  # noqa: C901 - one 
         if not sep:
             raise _err(file, number, f"expected 'key: value', got {raw.strip()!r}")
         if key == "grid":
-            grid_line = number
             i += 1
             while i < len(lines) and lines[i][1].strip() != "end":
                 row_no, row = lines[i]

@@ -199,10 +199,8 @@ def _placements(sheet: Sheet, shape_index: int) -> list[int]:
     m = sheet.map
     covered = sheet.covered
     walls = sheet.walls
-    if covered:
-        targets = sheet.open_openings()
-    else:
-        targets = m.entrance_edges  # T3.2: the first tile opens on an entrance
+    # T3.2: the first tile opens on an entrance, every later one on an open opening.
+    targets = sheet.open_openings() if covered else m.entrance_edges
     out: list[int] = []
     by_edge = m.by_edge
     empty = m._empty_row
@@ -409,7 +407,8 @@ class _Checker:
             self._defeat(a, dice)
         elif kind == OPEN:
             if a.item not in ("", "skey"):
-                raise _illegal("T5.4", "open a sarcophagus with a key ('open') or the Skeleton Key ('open+skey')")
+                raise _illegal("T5.4", "open a sarcophagus with a key ('open') "
+                               "or the Skeleton Key ('open+skey')")
             if s.sarc_found <= s.sarc_opened:
                 raise _illegal("T5.4", "no circled, unopened sarcophagus")
             self._key(a.item, "T5.4")

@@ -1,0 +1,142 @@
+"""The ``mummy`` command: one entry point with subcommands.
+
+``mummy play tomb`` plays in the terminal, ``mummy replay FILE`` checks a game record,
+``mummy maps`` lists the maps and ``mummy check-map FILE`` validates a designer's map.
+Bad input is reported as a message and an exit code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from mummy import __version__
+from mummy.core.errors import MummyError
+from mummy.core.rng import new_seed, parse_seed
+
+
+def _seed(text: str) -> int:
+    try:
+        return parse_seed(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a non-negative whole number, not {text!r}") from None
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from mummy.tomb.content import map_ids
+    from mummy.tomb.sheet import MODES
+
+    parser = argparse.ArgumentParser(prog="mummy", description="The Mummy's Tomb and Mummy's Treasure.")
+    parser.add_argument("--version", action="version", version=f"mummy {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play in the terminal")
+    play_sub = play.add_subparsers(dest="game", required=True)
+    tomb = play_sub.add_parser("tomb", help="The Mummy's Tomb (roll-and-write)")
+    tomb.add_argument("--map", default="map1", choices=map_ids(), help="the map (default map1)")
+    tomb.add_argument("--seed", type=_seed, default=None, help="seed for the dice (default: random)")
+    tomb.add_argument("--players", type=_positive, default=1, help="number of hot-seat players")
+    tomb.add_argument("--mode", default="standard", choices=list(MODES), help="T8.2 starting bonus")
+    tomb.add_argument("--save", metavar="FILE", help="write the game record here when the game ends")
+
+    replay = sub.add_parser("replay", help="replay a game record and say whether it is valid")
+    replay.add_argument("file")
+    replay.add_argument("--show", action="store_true", help="print the final sheets")
+
+    sub.add_parser("maps", help="list the Tomb's maps")
+    check = sub.add_parser("check-map", help="validate a Tomb map file (T10)")
+    check.add_argument("file")
+    return parser
+
+
+def _play_tomb(args: argparse.Namespace) -> int:
+    from mummy.terminal.tomb_play import run
+    from mummy.tomb.game import PlayerSetup, TombGame
+
+    seed = args.seed if args.seed is not None else new_seed()
+    players = [PlayerSetup(f"player {i + 1}", args.map, args.mode) for i in range(args.players)]
+    print(f"The Mummy's Tomb on {args.map}, seed {seed}. Type 'help' for the notation.")
+    run(TombGame(seed, players), save_path=args.save)
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from mummy.render.tomb_text import render_sheet
+    from mummy.tomb.record import RecordError, replay_record
+    from mummy.tomb.scoring import score
+
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            obj = json.load(fh)
+    except OSError as exc:
+        print(f"mummy replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as exc:
+        print(f"mummy replay: {args.file} is not JSON: line {exc.lineno}: {exc.msg}", file=sys.stderr)
+        return 2
+    try:
+        result = replay_record(obj)
+    except RecordError as exc:
+        print(f"mummy replay: invalid record: {exc}", file=sys.stderr)
+        return 1
+    game = result.game
+    if args.show:
+        for i in range(len(game.players)):
+            print(render_sheet(game, i))
+    if not result.ok:
+        print(f"INVALID: {result.error}")
+        return 1
+    state = "finished" if game.is_over else f"in progress (round {game.round})"
+    scores = ", ".join(f"{p.name} {score(s).total}" for p, s in zip(game.players, game.sheets, strict=True))
+    print(f"VALID: {len(game.history)} actions replayed, game {state}; scores: {scores}")
+    return 0
+
+
+def _check_map(args: argparse.Namespace) -> int:
+    from mummy.tomb.content import load_map_file
+
+    try:
+        spec = load_map_file(args.file)
+    except OSError as exc:
+        print(f"mummy check-map: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except MummyError as exc:
+        print(f"INVALID: {exc}")
+        return 1
+    print(f"VALID: {spec.title} ({spec.grid.width}x{spec.grid.height}, {len(spec.rooms)} rooms, "
+          f"{len(spec.entrances)} entrances)")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "play":
+        return _play_tomb(args)
+    if args.command == "replay":
+        return _replay(args)
+    if args.command == "maps":
+        from mummy.tomb.content import map_ids, map_spec
+
+        for map_id in map_ids():
+            spec = map_spec(map_id)
+            print(f"{map_id}: {spec.title}")
+        return 0
+    if args.command == "check-map":
+        return _check_map(args)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Rendering: pure functions from game state to text (and later SVG)."""

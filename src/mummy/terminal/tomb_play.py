@@ -1,0 +1,156 @@
+"""Terminal play of The Mummy's Tomb: hot-seat for any number of players.
+
+A thin loop over the engine: it shows the active player's sheet, reads one line, and
+either runs a command (``legal``, ``help``, ``undo``, ``score``, ``save``, ``quit``) or
+parses the line as an action in the notation. Every refusal is printed as the engine's
+rule message; nothing raises to the user. Input and output are injected, so the loop is
+tested without a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from mummy.core.errors import RuleError
+from mummy.render.tomb_text import LEGEND, legal_summary, render_sheet
+from mummy.tomb.actions import parse
+from mummy.tomb.game import TombGame
+from mummy.tomb.record import dumps_record, snapshot
+from mummy.tomb.scoring import ranking, score
+from mummy.tomb.sheet import AFTER, PLAY
+
+HELP = """\
+Type an action in the notation (docs/tomb-notation.md), or a command.
+Actions (what you spend, a colon, what you do):
+  1:5a.r0@J1      die in slot 1 places shape 5a in orientation r0 with its top-left square on J1
+                  (orientations r0-r3 turn clockwise, f0-f3 mirror first; 'legal' lists them all)
+  1+2:room.r0@C5  two dice place the 3x3 room
+  1:ooze  1:ooze+hammer  2:skeleton  3:zombie  4:golem.red  5:mimic  5:mimic+skey  6:mummy
+  open  open+skey        open a sarcophagus with a key / the Skeleton Key
+  1:up  1:down           1 coin: turn the die in slot 1 up or down by one
+  buy   buy4             2 coins: roll a die / 3 coins: a die of value 4
+  3:erase@E4n  3:add@E4n  3:dig.ne@F4     Wand and Shovel functions with a die
+  wand:erase@E4n  wand:add@E4n  shovel:dig.ne@F4   the same from an item's use
+  1:discard              only for a die with no legal use     end   end the round
+Commands: legal [kind], sheet, score, undo, save FILE, json, help, quit
+"""
+
+
+class TombSession:
+    """One terminal session over a game; ``step(line)`` returns the text to show."""
+
+    def __init__(self, game: TombGame, save_path: str | None = None) -> None:
+        self.game = game
+        self.save_path = save_path
+        self.finished = False
+
+    @property
+    def active(self) -> int:
+        """The first player who still has something to do this round."""
+        for i, s in enumerate(self.game.sheets):
+            if s.phase in (PLAY, AFTER):
+                return i
+        return 0
+
+    def screen(self) -> str:
+        g = self.game
+        if g.is_over:
+            return self.final()
+        p = self.active
+        who = f"[{g.players[p].name}] " if len(g.players) > 1 else ""
+        return f"{render_sheet(g, p)}\n{who}action or command (help, legal):"
+
+    def final(self) -> str:
+        g = self.game
+        scores = [score(s) for s in g.sheets]
+        places = ranking(scores)
+        lines = ["Final scores (T7):"]
+        for i, (sc, place) in enumerate(zip(scores, places, strict=True)):
+            lines.append(f"  #{place} {g.players[i].name}: {sc.total}")
+            lines.extend(f"      {k:<18} {v:>4}" for k, v in sc.lines.items())
+            if sc.achievements:
+                lines.append(f"      achievements: {', '.join(sc.achievements)}")
+        return "\n".join(lines)
+
+    def step(self, line: str) -> str:
+        """Handle one input line."""
+        g = self.game
+        text = line.strip()
+        if not text:
+            return self.screen()
+        word, _, arg = text.partition(" ")
+        word = word.lower()
+        p = self.active
+        grid = g.maps[p].grid
+        if word in ("quit", "exit", "q"):
+            self.finished = True
+            return self._autosave("Bye.")
+        if word in ("help", "?", "h"):
+            return HELP + LEGEND
+        if word == "legal":
+            summary = legal_summary(g, p)
+            if arg:
+                summary = "\n".join(x for x in summary.splitlines() if x.startswith(arg.strip()))
+            return summary or f"no legal action of kind {arg!r}"
+        if word in ("sheet", "show", "board"):
+            return self.screen()
+        if word == "score":
+            sc = score(g.sheets[p])
+            return "\n".join([f"Score if the game ended now: {sc.total}",
+                              *(f"  {k:<18} {v:>4}" for k, v in sc.lines.items())])
+        if word == "json":
+            return json.dumps(snapshot(g, p), indent=1)
+        if word == "undo":
+            try:
+                g.undo(p)
+            except RuleError as exc:
+                return f"Cannot undo: {exc.detail}."
+            return "Undone.\n" + self.screen()
+        if word == "save":
+            path = arg.strip() or self.save_path
+            if not path:
+                return "Usage: save FILE"
+            return self._save(path)
+        if g.is_over:
+            return "The game is over. " + self.final()
+        try:
+            action = parse(text, grid)
+            events = g.apply(p, action)
+        except RuleError as exc:
+            return f"Refused: {exc}\n(type 'legal' for what you can do, 'help' for the notation)"
+        out = [f"note: {e}" for e in events]
+        if g.is_over:
+            self.finished = True
+            out.append(self.final())
+            return self._autosave("\n".join(out))
+        out.append(self.screen())
+        return "\n".join(out)
+
+    def _save(self, path: str) -> str:
+        try:
+            Path(path).write_text(dumps_record(self.game), encoding="utf-8")
+        except OSError as exc:
+            return f"Could not save to {path}: {exc.strerror}"
+        return f"Saved the game record to {path} (replay it with: mummy replay {path})"
+
+    def _autosave(self, text: str) -> str:
+        if self.save_path:
+            return text + "\n" + self._save(self.save_path)
+        return text
+
+
+def run(game: TombGame, read: Callable[[str], str] = input, write: Callable[[str], None] = print,
+        save_path: str | None = None) -> TombGame:
+    """Play in a terminal until the game ends or the player quits."""
+    session = TombSession(game, save_path)
+    write(session.screen())
+    while not session.finished:
+        try:
+            line = read("> ")
+        except (EOFError, KeyboardInterrupt):
+            write(session.step("quit"))
+            break
+        write(session.step(line))
+    return game

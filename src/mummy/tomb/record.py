@@ -1,0 +1,225 @@
+"""Game records and sheet snapshots as JSON (formats documented in docs/tomb-formats.md).
+
+A *record* is what a game is: the seed, the players (name, map, mode) and the actions
+in order. Replaying it reproduces every die and every sheet (T4.6). A *snapshot* is a
+read-only picture of one player's sheet for other tools: covered squares with tile
+numbers, walls and openings, findings, tracks, dice and score.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+from mummy.core.errors import MummyError, RuleError
+from mummy.core.grid import iter_bits
+from mummy.tomb.actions import Action, fmt, parse
+from mummy.tomb.content import ITEMS, TABLE_SHAPES
+from mummy.tomb.game import PlayerSetup, TombGame, round_dice
+from mummy.tomb.scoring import score
+from mummy.tomb.sheet import MODES, Sheet
+
+RECORD_FORMAT: Final = "mummy.tomb.record"
+SNAPSHOT_FORMAT: Final = "mummy.tomb.sheet"
+VERSION: Final = 1
+
+
+class RecordError(MummyError):
+    """A record that is malformed, or whose actions do not replay."""
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        self.index = index
+        super().__init__(message)
+
+
+def to_record(game: TombGame) -> dict[str, Any]:
+    """The JSON record of a game: seed, players and actions in order."""
+    out: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "version": VERSION,
+        "seed": game.seed,
+        "players": [{"name": p.name, "map": p.map, "mode": p.mode} for p in game.players],
+        "actions": [
+            {"player": player, "action": fmt(action, game.maps[player].grid)}
+            for player, action in game.history
+        ],
+    }
+    if game.is_over:
+        out["final"] = [score(s).total for s in game.sheets]
+    return out
+
+
+def dumps_record(game: TombGame) -> str:
+    return json.dumps(to_record(game), indent=1)
+
+
+@dataclass
+class ReplayResult:
+    """The outcome of replaying a record: the game as far as it went, and any fault."""
+
+    game: TombGame
+    error: RecordError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def _players(obj: dict[str, Any]) -> list[PlayerSetup]:
+    players = obj.get("players")
+    if not isinstance(players, list) or not players:
+        raise RecordError("'players' must be a non-empty list")
+    out = []
+    for i, p in enumerate(players):
+        if not isinstance(p, dict):
+            raise RecordError(f"player {i} is not an object")
+        name, map_id, mode = p.get("name", f"player {i + 1}"), p.get("map", "map1"), p.get("mode", "standard")
+        if not all(isinstance(v, str) for v in (name, map_id, mode)):
+            raise RecordError(f"player {i}: name, map and mode are strings")
+        if mode not in MODES:
+            raise RecordError(f"player {i}: unknown mode {mode!r} (T8.2)")
+        out.append(PlayerSetup(name, map_id, mode))
+    return out
+
+
+def replay_record(obj: Any) -> ReplayResult:
+    """Replay a record with every action checked. Malformed records raise
+    :class:`RecordError`; an action that does not replay is reported in the result."""
+    if not isinstance(obj, dict) or obj.get("format") != RECORD_FORMAT:
+        raise RecordError(f"not a Tomb game record (format must be {RECORD_FORMAT!r})")
+    if obj.get("version") != VERSION:
+        raise RecordError(f"unsupported record version {obj.get('version')!r}")
+    seed = obj.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise RecordError("'seed' must be a non-negative integer")
+    try:
+        game = TombGame(seed, _players(obj))
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    actions = obj.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError("'actions' must be a list")
+    for i, entry in enumerate(actions):
+        if not isinstance(entry, dict) or not isinstance(entry.get("action"), str) \
+                or not isinstance(entry.get("player"), int):
+            return ReplayResult(game, RecordError(f"action {i + 1}: expected "
+                                                  "{'player': N, 'action': TEXT}", i))
+        player = entry["player"]
+        if not 0 <= player < len(game.players):
+            return ReplayResult(game, RecordError(f"action {i + 1}: no player {player}", i))
+        try:
+            action: Action = parse(entry["action"], game.maps[player].grid)
+            game.apply(player, action)
+        except RuleError as exc:
+            return ReplayResult(game, RecordError(
+                f"action {i + 1} ({entry['action']!r}, player {player}, round {game.round}): {exc}", i))
+    final = obj.get("final")
+    if final is not None:
+        got = [score(s).total for s in game.sheets]
+        if not game.is_over:
+            return ReplayResult(game, RecordError(f"the record claims final scores {final}, "
+                                                  "but its actions do not finish the game"))
+        if final != got:
+            return ReplayResult(game, RecordError(f"the record claims final scores {final}; "
+                                                  f"replaying gives {got}"))
+    return ReplayResult(game)
+
+
+def snapshot(game: TombGame, player: int) -> dict[str, Any]:
+    """A stable JSON picture of one player's sheet (docs/tomb-formats.md)."""
+    s: Sheet = game.sheets[player]
+    m = s.map
+    g = m.grid
+    names = g.edge_name
+
+    def edges(mask: int) -> list[str]:
+        return [names(e) for e in iter_bits(mask)]
+
+    tiles = []
+    for n, pid in enumerate(s.tiles, start=1):
+        p = m.placements[pid]
+        tiles.append({"n": n, "shape": p.shape, "orient": p.orient, "square": g.square_name(p.anchor),
+                      "squares": [g.square_name(q) for q in iter_bits(p.squares)]})
+    collected = []
+    for sq in iter_bits(s.covered & m.findings_mask):
+        kind, what = m.finding_at[sq]
+        item: dict[str, Any] = {"square": g.square_name(sq), "kind": kind}
+        if kind == "coins":
+            item["amount"] = what
+        elif kind in ("golem", "item"):
+            item["colour" if kind == "golem" else "item"] = what
+        collected.append(item)
+    rooms = []
+    for i, room in enumerate(m.spec.rooms):
+        e = g.edge(room.square, room.side)
+        state = ("connected" if s.connected_rooms() >> e & 1 else
+                 "closed" if s.closed_rooms() >> e & 1 else "open")
+        rooms.append({"square": g.square_name(room.square), "opening": names(e), "finding": room.finding,
+                      "colour": room.colour, "state": state, "collected": bool(s.rooms_found >> i & 1)})
+    entrances = []
+    for sq, side in m.spec.entrances:
+        e = g.edge(sq, side)
+        state = ("connected" if s.connected_entrances() >> e & 1 else
+                 "closed" if s.closed_entrances() >> e & 1 else "open")
+        entrances.append({"edge": names(e), "state": state, "start": e == s.start})
+    colours = m.colours
+    sc = score(s)
+    open_edges = s.open_edges()
+    return {
+        "format": SNAPSHOT_FORMAT,
+        "version": VERSION,
+        "player": player,
+        "name": game.players[player].name,
+        "map": m.id,
+        "mode": s.mode,
+        "round": game.round,
+        "round_dice": list(round_dice(game.seed, game.round)),
+        "phase": s.phase,
+        "covered": {g.square_name(q): n for q, n in sorted(s.tile_at().items())},
+        "tiles": tiles,
+        "walls": edges(s.walls),
+        "open_openings": edges(s.open_openings()),
+        "passages": edges(open_edges & ~m.connectable & ~s.open_openings()),
+        "entrances": entrances,
+        "rooms": rooms,
+        "findings": collected,
+        "tracks": {
+            "coins": s.coins,
+            "coins_gained": s.coins_gained,
+            "keys": s.keys,
+            "keys_gained": s.keys_gained,
+            "keys_used": s.keys_used,
+            "items": {name: {"found": bool(s.items_found >> i & 1), "uses": s.item_uses[i]}
+                      for i, name in enumerate(ITEMS)},
+            "tile_table": {"marked": [t for i, t in enumerate(TABLE_SHAPES) if s.marks >> i & 1],
+                           "rows_paid": [r + 1 for r in range(6) if s.rows_paid >> r & 1],
+                           "columns_paid": [c for i, c in enumerate("ab") if s.cols_paid >> i & 1]},
+            "monsters": {
+                "oozes": {"circled": s.oozes_found, "defeated": s.oozes_defeated},
+                "skeletons": {"circled": s.skeletons_circled(),
+                              "defeated": [i + 1 for i in range(len(m.spec.oozes))
+                                           if s.skel_defeated >> i & 1]},
+                "sarcophagi": {"circled": s.sarc_found, "opened": s.sarc_opened},
+                "zombies": {"circled": s.sarc_opened, "defeated": s.zombies_defeated},
+                "golems": {c: {"circled": bool(s.golems_found >> i & 1),
+                               "gem": bool(s.gems_found >> i & 1),
+                               "defeated": bool(s.golems_defeated >> i & 1)}
+                           for i, c in enumerate(colours)},
+                "mimics": {"circled": s.mimics_found, "defeated": s.mimics_defeated},
+            },
+            "alerts": s.alerts,
+            "mummy_hits": [{"round": r, "points": p} for r, p in s.hits],
+        },
+        "dice": {
+            "row": [{"slot": i + 1, "value": d.value, "source": d.source, "used": d.used}
+                    for i, d in enumerate(s.row)],
+            "next_round": list(s.next_bonus),
+            "bought": s.buys,
+        },
+        "score": {"lines": sc.lines, "total": sc.total, "achievements": list(sc.achievements)},
+        "events": list(s.events),
+    }
+
+
+__all__ = ["RecordError", "ReplayResult", "dumps_record", "replay_record", "snapshot", "to_record"]
