@@ -141,9 +141,10 @@ class TombSession:
         return text
 
 
-def run(game: TombGame, read: Callable[[str], str] = input, write: Callable[[str], None] = print,
-        save_path: str | None = None) -> TombGame:
+def run(game: TombGame, read: Callable[[str], str] | None = None,
+        write: Callable[[str], None] = print, save_path: str | None = None) -> TombGame:
     """Play in a terminal until the game ends or the player quits."""
+    read = read or input
     session = TombSession(game, save_path)
     write(session.screen())
     while not session.finished:
