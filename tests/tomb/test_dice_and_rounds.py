@@ -225,3 +225,24 @@ def test_undo_of_an_end_while_others_still_play() -> None:
     g.undo(0)
     assert g.sheets[0].phase == PLAY
     assert g.round == 1
+
+
+def test_T4_2_actions_that_take_no_die_refuse_one_on_the_api_path() -> None:
+    g = game()
+    s = g.sheets[0]
+    s.coins, s.sarc_found, s.keys_gained = 5, 1, 1
+    for action in (Action("buy", (1,)), Action("open", (1,)), Action("choose", (1,), value=3),
+                   Action("end", (1,)), Action("erase", (1,), edge=-1),
+                   Action("defeat", (1,), "ooze", colour="red"), Action("place", (1,), "dig", "r0", 5)):
+        before = state(g)
+        with pytest.raises(IllegalActionError):
+            g.apply(0, action)
+        assert state(g) == before
+
+
+def test_the_final_end_cannot_be_undone() -> None:
+    g = game()
+    for _ in range(20):
+        use_all_dice(g)
+    act(g, "end")
+    assert g.is_over and not g.can_undo(0)

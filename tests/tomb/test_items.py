@@ -137,3 +137,16 @@ def test_T6_wand_uses_run_out() -> None:
     act(g, "wand:add@I2w")
     err = refused(g, "wand:add@L2w", "T6.1")
     assert "no use left" in str(err)
+
+
+def test_T6_3_shovel_square_must_not_have_a_wall_yet() -> None:
+    g2 = game()
+    dice(g2, 5, 1)
+    act(g2, "1:5a.r0@J1")
+    # H2 faces the cross's open opening I2w and has no wall yet: it may be dug.
+    assert "2:dig.e@H2" in legal_texts(g2)
+    s = g2.sheets[0]
+    s.walls |= 1 << s.map.grid.parse_edge("H2n")  # give H2 a wall on its north side
+    err = refused(g2, "2:dig.e@H2", "T6.3")
+    assert "no wall yet" in str(err) and err.where == "H2"
+    assert not any(t.endswith("@H2") for t in legal_texts(g2) if ":dig" in t)

@@ -93,6 +93,8 @@ class Grid:
 
     def square_name(self, square: int) -> str:
         x, y = self.xy(square)
+        if not self.on_grid(x, y):
+            raise ValueError(f"square index {square} is not on the {self.width}×{self.height} grid")
         return f"{column_name(x)}{y + 1}"
 
     def parse_square(self, text: str) -> int:
@@ -146,7 +148,8 @@ class Grid:
         horizontal = edge < self.edge_offset
         if b is not None:
             return self.square_name(b) + ("n" if horizontal else "w")
-        assert a is not None
+        if a is None:
+            raise ValueError(f"edge index {edge} is not an edge of the grid")
         return self.square_name(a) + ("s" if horizontal else "e")
 
     def parse_edge(self, text: str) -> int:

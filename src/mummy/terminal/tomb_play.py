@@ -27,7 +27,8 @@ Actions (what you spend, a colon, what you do):
   1:5a.r0@J1      die in slot 1 places shape 5a in orientation r0 with its top-left square on J1
                   (orientations r0-r3 turn clockwise, f0-f3 mirror first; 'legal' lists them all)
   1+2:room.r0@C5  two dice place the 3x3 room
-  1:ooze  1:ooze+hammer  2:skeleton  3:zombie  4:golem.red  5:mimic  5:mimic+skey  6:mummy
+  1:ooze  1:ooze+hammer  2:skeleton  3:zombie  4:golem.red  2:mimic  2:mimic+skey  4:mummy
+                  (the number before the colon is the die's slot 1-4, the value must fit)
   open  open+skey        open a sarcophagus with a key / the Skeleton Key
   1:up  1:down           1 coin: turn the die in slot 1 up or down by one
   buy   buy4             2 coins: roll a die / 3 coins: a die of value 4

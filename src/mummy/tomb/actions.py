@@ -12,7 +12,8 @@ Notation at a glance (what is spent comes before the colon)::
     1+2:room.r0@C5 dice 1 and 2 place the room
     3:dig.ne@F4    die 3 digs a Shovel square on F4 open north and east
     shovel:dig.ne@F4, wand:erase@E4n, wand:add@E4n, 3:erase@E4n, 3:add@E4n
-    1:ooze  1:ooze+hammer  2:skeleton  3:zombie  4:golem.red  5:mimic  5:mimic+skey  6:mummy
+    1:ooze  1:ooze+hammer  2:skeleton  3:zombie  4:golem.red  2:mimic  2:mimic+skey  4:mummy
+                   (the number before the colon is a slot 1-4 of the row, not a value)
     open  open+skey  1:up  1:down  buy  buy5  1:discard  end
 """
 
@@ -149,8 +150,10 @@ def parse(text: str, grid: Grid) -> Action:
     if monster in MONSTER_DIE:
         if len(dice) != 1:
             raise _bad(text, "a defeat takes one die")
-        if (monster == "golem") != bool(colour):
+        if monster == "golem" and not colour:
             raise _bad(text, "a golem is named with its colour, like 4:golem.red")
+        if colour and monster != "golem":
+            raise _bad(text, f"only a golem takes a colour, not a {monster}")
         return Action(DEFEAT, dice=dice, shape=monster, colour=colour, item=helper)
     raise _bad(text, f"unknown verb {verb!r}")
 
@@ -214,6 +217,9 @@ def from_json(obj: Any, grid: Grid) -> Action:
         raise InvalidActionError("json", f"unknown field(s) {sorted(extra)}")
     if obj["kind"] not in KINDS:
         raise InvalidActionError("json", f"unknown kind {obj['kind']!r}")
+    needs = {PLACE: "square", DIG: "square", ERASE: "edge", ADD: "edge"}.get(obj["kind"])
+    if needs and needs not in obj:
+        raise InvalidActionError("json", f"a '{obj['kind']}' action needs its '{needs}'")
     try:
         dice = obj.get("dice", [])
         if not isinstance(dice, list) or not all(isinstance(d, int) and not isinstance(d, bool)

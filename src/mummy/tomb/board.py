@@ -109,7 +109,8 @@ class TombMap:
         g = self.grid
         self.placements: list[Placement] = []
         self.index: dict[tuple[str, str, int], int] = {}
-        # by_edge[e][shape_index] -> tuple of (pid, squares, openings, walls)
+        # by_edge[e][shape_index] -> tuple of (pid, squares, openings, edges that must
+        # not already carry a wall)
         by_edge: dict[int, list[list[tuple[int, int, int, int]]]] = {}
         for shape in SHAPES:
             si = SHAPE_INDEX[shape]
@@ -154,7 +155,10 @@ class TombMap:
                         )
                         self.placements.append(p)
                         self.index[(shape, o.name, anchor)] = p.pid
-                        row = (p.pid, squares, openings, walls)
+                        # The wall test of legal-move generation: T3.3 for tiles; for the
+                        # Shovel, the rulebook's "a square that has no walls yet" (T6.3).
+                        forbidden = walls | openings if shape == "dig" else walls
+                        row = (p.pid, squares, openings, forbidden)
                         for e in iter_bits(openings):
                             lists = by_edge.setdefault(e, [[] for _ in SHAPES])
                             lists[si].append(row)
@@ -166,7 +170,8 @@ class TombMap:
 
     # -- lookups ---------------------------------------------------------------------------
     def candidates(self, edge: int, shape_index: int) -> tuple[tuple[int, int, int, int], ...]:
-        """Placements of a shape with an opening on ``edge``: (pid, squares, openings, walls)."""
+        """Placements of a shape with an opening on ``edge``:
+        (pid, squares, openings, edges that must not carry a wall yet)."""
         return self.by_edge.get(edge, self._empty_row)[shape_index]
 
     def canonical_orient(self, shape: str, name: str) -> str:

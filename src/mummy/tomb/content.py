@@ -139,7 +139,7 @@ def _int(file: str, number: int, token: str, what: str) -> int:
 
 
 def parse_map(text: str, file: str = "map.txt") -> MapSpec:
-    """Parse and validate a map file (T10); see docs/formats.md for the format."""
+    """Parse and validate a map file (T10); see docs/tomb-formats.md for the format."""
     lines = _lines(text)
     fields_seen: dict[str, int] = {}
     grid_rows: list[str] = []

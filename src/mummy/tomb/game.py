@@ -40,6 +40,8 @@ from mummy.tomb.actions import (
     PLACE,
     UP,
     Action,
+    fmt,
+    parse,
 )
 from mummy.tomb.board import DIG as DIG_INDEX
 from mummy.tomb.board import ROOM, SHAPE_INDEX, TombMap, tomb_map
@@ -135,14 +137,18 @@ class TombGame:
         Raises :class:`IllegalActionError` naming the rule, and leaves everything as it
         was, if the action is not legal for this player now.
         """
+        return self.push(player, self.check(player, action))
+
+    def check(self, player: int, action: Action) -> Action:
+        """Raise :class:`IllegalActionError` unless ``action`` is legal for ``player``.
+
+        Returns the action in canonical form: a tile written with another name of the
+        same orientation (``5a.r1`` for the symmetric cross) becomes the canonical name
+        (T2.2), which is what the engine records and what :meth:`legal_actions` lists.
+        """
         if not 0 <= player < len(self.sheets):
             raise _illegal("T8.1", f"there is no player {player}")
-        self.check(player, action)
-        return self.push(player, action)
-
-    def check(self, player: int, action: Action) -> None:
-        """Raise :class:`IllegalActionError` unless ``action`` is legal for ``player``."""
-        _Checker(self, self.sheets[player]).check(action)
+        return _Checker(self, self.sheets[player]).check(action)
 
     def is_legal(self, player: int, action: Action) -> bool:
         try:
@@ -164,6 +170,9 @@ class TombGame:
             self._undo[player].clear()
         if action.kind == END:
             self._maybe_advance()
+            if self.is_over:  # the game is over: final scores stand
+                for stack in self._undo:
+                    stack.clear()
         return list(sheet.events[before:])
 
     def undo(self, player: int) -> Action:
@@ -379,7 +388,35 @@ class _Checker:
         self.m = sheet.map
         self.g = sheet.map.grid
 
-    def check(self, a: Action) -> None:
+    def check(self, a: Action) -> Action:
+        self._well_formed(a)
+        if a.kind == PLACE:
+            if a.shape not in self.m.tiles:
+                raise _illegal("T2.1", f"unknown shape {a.shape!r}; shapes are 1a..6b and room")
+            a = a._replace(orient=self._canonical(a.shape, a.orient))
+        elif a.kind == DIG:
+            a = a._replace(orient=self._canonical("dig", a.orient))
+        self._rules(a)
+        return a
+
+    def _well_formed(self, a: Action) -> None:
+        """The API path may build any Action; refuse one the notation could not write
+        (dice on a buy, a colour on an ooze, an edge off the grid...)."""
+        try:
+            ok = parse(fmt(a, self.g), self.g) == a
+        except (ValueError, IndexError):
+            ok = False
+        if not ok:
+            raise _illegal("notation", f"malformed action {a!r}: its fields do not fit "
+                           f"a '{a.kind}' (see docs/tomb-notation.md)")
+
+    def _canonical(self, shape: str, orient: str) -> str:
+        try:
+            return self.m.canonical_orient(shape, orient)
+        except (KeyError, ValueError) as exc:
+            raise _illegal("T2.2", str(exc)) from None
+
+    def _rules(self, a: Action) -> None:
         s = self.sheet
         if s.phase == DONE:
             raise _illegal("T4.5", "you have finished the game")
@@ -458,24 +495,19 @@ class _Checker:
             raise _illegal("T4.2", f"'{a.kind}' takes exactly one die")
 
     def _lookup(self, shape: str, orient: str, square: int) -> int:
-        try:
-            canon = self.m.canonical_orient(shape, orient)
-        except (KeyError, ValueError) as exc:
-            raise _illegal("T2.2", str(exc)) from None
-        pid = self.m.index.get((shape, canon, square))
-        if pid is None or canon != orient:
-            if pid is not None:
-                raise _illegal("T2.2", f"write orientation {orient} of {shape} as {canon} "
-                               "(identical orientations count once)")
+        """The placement id of a canonical (shape, orientation, anchor)."""
+        pid = self.m.index.get((shape, orient, square))
+        if pid is None:
             # Off the map or on stone: find the first square at fault (T3.1).
-            o = self.m.oriented(shape, canon)
+            o = self.m.oriented(shape, orient)
             ax, ay = o.anchor
             x0, y0 = self.g.xy(square)
             for cx, cy in sorted(o.cells, key=lambda c: (c[1], c[0])):
                 x, y = x0 + cx - ax, y0 + cy - ay
                 if not self.g.on_grid(x, y):
-                    raise _illegal("T3.1", "the tile would extend beyond the map's edge",
-                                   f"{self.g.square_name(square)} (a square off the map)")
+                    raise _illegal("T3.1", f"the tile with its top-left square on "
+                                   f"{self.g.square_name(square)} would extend beyond the map's edge",
+                                   self.g.square_name(square))
                 if self.m.stone >> self.g.square(x, y) & 1:
                     raise _illegal("T3.1", "the tile would cover stone",
                                    self.g.square_name(self.g.square(x, y)))
@@ -505,6 +537,11 @@ class _Checker:
                     why = ("the tile does not reach an open opening of your dungeon "
                            "(a corner or a gap is no connection)")
                 raise _illegal("T3.2", why, anchor)
+        if p.shape == "dig" and (p.walls | p.openings) & s.walls:
+            e = ((p.walls | p.openings) & s.walls & -((p.walls | p.openings) & s.walls)).bit_length() - 1
+            raise _illegal("T6.3", "the Shovel digs only a square that has no wall yet "
+                           f"(rulebook: Shovel of Excavation); {self.g.edge_name(e)} is a wall",
+                           self.g.square_name(p.anchor))
         clash = p.walls & s.walls
         if clash:
             e = (clash & -clash).bit_length() - 1
@@ -520,7 +557,7 @@ class _Checker:
         if a.shape == "room":
             if len(dice) != 2:
                 raise _illegal("T2.2", "the room takes two dice of any values, like 1+2:room.r0@C5")
-        elif a.shape in TABLE_SHAPES:
+        else:  # a table shape (check() refused unknown shapes, T2.1)
             if len(dice) != 1:
                 raise _illegal("T2.2", f"shape {a.shape} takes one die")
             need = int(a.shape[0])
@@ -528,8 +565,6 @@ class _Checker:
             if have != need:
                 raise _illegal("T2.2", f"shape {a.shape} needs a die of value {need}; "
                                f"slot {dice[0]} shows {have}")
-        else:
-            raise _illegal("T2.1", f"unknown shape {a.shape!r}; shapes are 1a..6b and room")
         self._tile(self._lookup(a.shape, a.orient, a.square))
 
     def _function(self, a: Action, dice: tuple[int, ...], item: str) -> None:

@@ -102,7 +102,7 @@ def replay_record(obj: Any) -> ReplayResult:
         raise RecordError("'actions' must be a list")
     for i, entry in enumerate(actions):
         if not isinstance(entry, dict) or not isinstance(entry.get("action"), str) \
-                or not isinstance(entry.get("player"), int):
+                or not isinstance(entry.get("player"), int) or isinstance(entry.get("player"), bool):
             return ReplayResult(game, RecordError(f"action {i + 1}: expected "
                                                   "{'player': N, 'action': TEXT}", i))
         player = entry["player"]
