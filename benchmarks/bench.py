@@ -1,0 +1,110 @@
+"""Speed figures for `make bench`: printed, and written to bench.json (flat keys, numbers).
+
+Speed goals are checked here, never by timed assertions in tests: our machines are small
+and noisy. Each figure is measured on one process. ``--quick`` runs fewer repetitions of
+the same measurements (the slow figures of later issues are skipped with it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from mummy.tomb.board import TombMap
+from mummy.tomb.content import map_spec, tile_table
+from mummy.tomb.game import PlayerSetup, TombGame
+
+Figures = dict[str, float]
+
+
+def random_game(seed: int, map_id: str = "map1") -> TombGame:
+    """One complete solo game of uniformly random legal play (fast unchecked path)."""
+    game = TombGame(seed, [PlayerSetup("bench", map_id)])
+    rng = random.Random(seed)
+    legal = game.legal_actions
+    push = game.push
+    while not game.is_over:
+        push(0, rng.choice(legal(0)), keep_undo=False)
+    return game
+
+
+def mid_game_states(count: int) -> list[TombGame]:
+    """A fixed set of seeded states around round 10 on Map 1."""
+    states = []
+    for seed in range(count):
+        game = TombGame(1000 + seed, 1)
+        rng = random.Random(seed)
+        while game.round < 10 or rng.random() < 0.5:
+            game.push(0, rng.choice(game.legal_actions(0)), keep_undo=False)
+        states.append(game)
+    return states
+
+
+def bench_tomb(quick: bool) -> Figures:
+    out: Figures = {}
+    t0 = time.perf_counter()
+    TombMap(map_spec("map1"), tile_table())
+    out["tomb.map_precompute_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+
+    games = 60 if quick else 300
+    random_game(0)  # warm the per-map tables
+    t0 = time.perf_counter()
+    actions = 0
+    for seed in range(games):
+        actions += len(random_game(seed).history)
+    elapsed = time.perf_counter() - t0
+    out["tomb.random_games_per_s"] = round(games / elapsed, 1)
+    out["tomb.random_actions_per_game"] = round(actions / games, 1)
+
+    states = mid_game_states(40 if quick else 100)
+    per_state = []
+    counts = []
+    for game in states:
+        reps = 20
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            legal = game.legal_actions(0)
+        per_state.append((time.perf_counter() - t0) / reps * 1e6)
+        counts.append(len(legal))
+    out["tomb.legal_actions_median_us"] = round(statistics.median(per_state), 1)
+    out["tomb.legal_actions_median_count"] = statistics.median(counts)
+
+    checked = []
+    for game in states:
+        legal = game.legal_actions(0)
+        action = legal[len(legal) // 2]
+        t0 = time.perf_counter()
+        for _ in range(20):
+            game.check(0, action)
+        checked.append((time.perf_counter() - t0) / 20 * 1e6)
+    out["tomb.check_action_median_us"] = round(statistics.median(checked), 1)
+    return out
+
+
+BENCHES: list[Callable[[bool], Figures]] = [bench_tomb]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions; skip slow figures")
+    parser.add_argument("--out", default="bench.json", help="where to write the figures")
+    args = parser.parse_args(argv)
+    figures: Figures = {}
+    for bench in BENCHES:
+        figures.update(bench(args.quick))
+    width = max(len(k) for k in figures)
+    for key, value in figures.items():
+        print(f"{key:<{width}}  {value}")
+    Path(args.out).write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
