@@ -1,6 +1,7 @@
 """The ``mummy`` command: one entry point with subcommands.
 
-``mummy play tomb`` plays in the terminal, ``mummy replay FILE`` checks a game record,
+``mummy play tomb|treasure`` plays in the terminal, ``mummy odds`` prints exact Treasure
+dice odds, ``mummy replay FILE`` checks a game record of either game,
 ``mummy maps`` lists the maps and ``mummy check-map FILE`` validates a designer's map.
 Bad input is reported as a message and an exit code, never a traceback.
 """
@@ -37,6 +38,7 @@ def _positive(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from mummy.tomb.content import map_ids
     from mummy.tomb.sheet import MODES
+    from mummy.treasure.content import sites as treasure_sites
 
     parser = argparse.ArgumentParser(prog="mummy", description="The Mummy's Tomb and Mummy's Treasure.")
     parser.add_argument("--version", action="version", version=f"mummy {__version__}")
@@ -50,6 +52,21 @@ def build_parser() -> argparse.ArgumentParser:
     tomb.add_argument("--players", type=_positive, default=1, help="number of hot-seat players")
     tomb.add_argument("--mode", default="standard", choices=list(MODES), help="T8.2 starting bonus")
     tomb.add_argument("--save", metavar="FILE", help="write the game record here when the game ends")
+
+    treasure = play_sub.add_parser("treasure", help="Mummy's Treasure (family dice game)")
+    treasure.add_argument("--players", type=_positive, default=2, help="1 (solo) to 4 hot-seat players")
+    treasure.add_argument("--seed", type=_seed, default=None, help="seed for shuffles and dice")
+    treasure.add_argument("--site", default=None, choices=list(treasure_sites()),
+                          help="the first player's site (the others take the next ones)")
+    treasure.add_argument("--movable", action="store_true", help="R5.1: tiles may be rearranged")
+    treasure.add_argument("--save", metavar="FILE", help="write the game record here when the game ends")
+
+    odds = sub.add_parser("odds", help="exact Treasure dice odds with the best rerolls (R6)")
+    odds.add_argument("needs", help="the symbols needed, like SSAA (S A E P C J)")
+    odds.add_argument("--dice", default=None,
+                      help="the five dice showing, like SSAJP (default: a fresh turn)")
+    odds.add_argument("--rolls", type=int, default=None,
+                      help="rolls left (default 3 on a fresh turn, 2 with dice showing)")
 
     replay = sub.add_parser("replay", help="replay a game record and say whether it is valid")
     replay.add_argument("file")
@@ -72,6 +89,52 @@ def _play_tomb(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play_treasure(args: argparse.Namespace) -> int:
+    from mummy.terminal.treasure_play import run
+    from mummy.treasure.content import sites
+    from mummy.treasure.game import MAX_PLAYERS, Seat, TreasureGame
+
+    if args.players > MAX_PLAYERS:
+        print(f"mummy play treasure: 1 to {MAX_PLAYERS} players (R2.1)", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else new_seed()
+    names = list(sites())
+    start = names.index(args.site) if args.site else 0
+    seats = [Seat(f"player {i + 1}", names[(start + i) % len(names)]) for i in range(args.players)]
+    variant = " (movable tiles)" if args.movable else ""
+    print(f"Mummy's Treasure{variant}, seed {seed}. Type 'help' for the notation.")
+    run(TreasureGame(seed, seats, movable=args.movable), save_path=args.save)
+    return 0
+
+
+def _odds(args: argparse.Namespace) -> int:
+    from mummy.treasure.odds import odds
+
+    try:
+        o = odds(args.needs, args.dice, args.rolls)
+    except ValueError as exc:
+        print(f"mummy odds: {exc}", file=sys.stderr)
+        return 2
+    where = f"with {o.dice} showing and {o.rolls_left} reroll(s) left" if o.dice else \
+        f"on a fresh turn with {o.rolls_left} roll(s)"
+    print(f"{o.needs} {where}: {o.chance.numerator}/{o.chance.denominator} = {o.decimal:.7f}")
+    if o.dice:
+        if o.chance == 1 and not o.reroll:
+            print("best play: the symbols show now; take the tile")
+        elif o.reroll:
+            print(f"best reroll: {o.reroll} (keep {_keep(o.dice, o.reroll)})")
+        else:
+            print("no reroll left")
+    return 0
+
+
+def _keep(dice: str, reroll: str) -> str:
+    rest = list(dice)
+    for ch in reroll:
+        rest.remove(ch)
+    return "".join(rest) or "nothing"
+
+
 def _replay(args: argparse.Namespace) -> int:
     from mummy.render.tomb_text import render_sheet
     from mummy.tomb.record import RecordError, replay_record
@@ -86,6 +149,8 @@ def _replay(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as exc:
         print(f"mummy replay: {args.file} is not JSON: line {exc.lineno}: {exc.msg}", file=sys.stderr)
         return 2
+    if isinstance(obj, dict) and obj.get("format") == "mummy.treasure.record":
+        return _replay_treasure(obj, args.show)
     try:
         result = replay_record(obj)
     except RecordError as exc:
@@ -101,6 +166,26 @@ def _replay(args: argparse.Namespace) -> int:
     state = "finished" if game.is_over else f"in progress (round {game.round})"
     scores = ", ".join(f"{p.name} {score(s).total}" for p, s in zip(game.players, game.sheets, strict=True))
     print(f"VALID: {len(game.history)} actions replayed, game {state}; scores: {scores}")
+    return 0
+
+
+def _replay_treasure(obj: object, show: bool) -> int:
+    from mummy.render.treasure_text import render_game, result_text
+    from mummy.treasure.record import RecordError, replay_record
+
+    try:
+        result = replay_record(obj)
+    except RecordError as exc:
+        print(f"mummy replay: invalid record: {exc}", file=sys.stderr)
+        return 1
+    game = result.game
+    if show:
+        print(render_game(game))
+    if not result.ok:
+        print(f"INVALID: {result.error}")
+        return 1
+    state = result_text(game) if game.is_over else "game in progress"
+    print(f"VALID: {len(game.history)} actions replayed; {state}")
     return 0
 
 
@@ -123,7 +208,9 @@ def _check_map(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "play":
-        return _play_tomb(args)
+        return _play_tomb(args) if args.game == "tomb" else _play_treasure(args)
+    if args.command == "odds":
+        return _odds(args)
     if args.command == "replay":
         return _replay(args)
     if args.command == "maps":

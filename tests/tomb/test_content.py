@@ -65,7 +65,7 @@ def _line_of(text: str, needle: str) -> int:
         ("golem: L10 red", "golem: L10 purple", "expected 'golem: SQUARE COLOUR'"),
         ("coins: I6 3", "coins: I6 three", "not a whole number"),
         ("item: G3 shovel", "item: G3 spade", "expected 'item: SQUARE ITEM'"),
-        ("key: A1", "key: M1", "off the 12×12 map"),
+        ("key: A1", "key: M1", "off the 12×12 grid"),
         ("mimic: F2", "treasure: F2", "unknown field"),
         ("  ..##........\n", "  ..##.......\n", "the first row has 12"),
         ("  ..##........\n", "  ..##...x....\n", "may hold only"),

@@ -112,7 +112,7 @@ class Grid:
         x -= 1
         y = int(digits) - 1
         if not self.on_grid(x, y):
-            raise ValueError(f"square {text} is off the {self.width}×{self.height} map (T1.1)")
+            raise ValueError(f"square {text} is off the {self.width}×{self.height} grid")
         return self.square(x, y)
 
     # -- edges -----------------------------------------------------------------------------
