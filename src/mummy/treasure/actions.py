@@ -5,6 +5,7 @@
     take:scroll@B2.v   take the top tile of the scroll pile and place it with its top-left
                        square on B2, turned upright (h: lying as listed, v: a quarter turn)
     take:scroll        movable-tiles variant (R5.1): the game finds the arrangement
+    take:scroll-3@B2.h the same naming the tile: refused unless it is the pile's top (R3.3)
     pass               after the third roll, when no tile can be taken (R3.2)
 """
 
@@ -53,8 +54,9 @@ def parse(text: str, grid: Grid) -> Action:
         return Action(REROLL, dice=sort_symbols(dice))
     if verb == TAKE:
         pile, at, where = rest.lower().partition("@")
-        if not pile.isalpha():
-            raise _bad(text, "take names a pile, like take:scroll@B2.h")
+        name, dash, number = pile.partition("-")
+        if not name.isalpha() or (dash and not number.isdigit()):
+            raise _bad(text, "take names a pile (or a tile such as scroll-3), like take:scroll@B2.h")
         if not at:
             return Action(TAKE, pile=pile)
         square, _dot, orient = where.partition(".")

@@ -183,14 +183,17 @@ class TreasureGame:
             raise _illegal("notation", f"malformed action {action!r} (see docs/treasure-notation.md)")
         if seat != st.current:
             who = self.seats[st.current].name
-            raise _illegal("R2.3", f"it is {who}'s turn; play goes in seat order"
-                           + (" (one tile a turn, R3.4)" if action.kind == TAKE else ""))
+            if action.kind == TAKE and self._just_took(seat):
+                raise _illegal("R3.4", f"one tile a turn: you took yours; it is {who}'s turn")
+            raise _illegal("R2.3", f"it is {who}'s turn; play goes in seat order")
         kind = action.kind
         if kind == ROLL:
             if st.rolls:
                 raise _illegal("R3.1", "the dice are already rolled this turn: reroll some, or take a tile")
             return action
         if st.rolls == 0:
+            if kind == TAKE and self._just_took(seat):
+                raise _illegal("R3.4", "one tile a turn: roll to start your next turn")
             raise _illegal("R3.1", "roll the five dice first ('roll')")
         if kind == REROLL:
             if st.rolls >= ROLLS:
@@ -209,6 +212,13 @@ class TreasureGame:
                                + fmt(takes[0], self.grid(seat)))
             return action
         # TAKE
+        if action.pile in self.tiles:  # a tile named by id ("scroll-3") must be on top
+            named = self.tiles[action.pile]
+            top = self.top(named.pile)
+            if top is None or top.id != named.id:
+                raise _illegal("R3.3", f"{named.id} is not on top of the {named.pile} pile "
+                               f"(the top is {top.id if top else 'nothing'}); only top tiles can be taken")
+            action = action._replace(pile=named.pile)
         if action.pile not in self.pile_names:
             raise _illegal("R1.2", f"there is no pile {action.pile!r}; piles: {', '.join(self.pile_names)}")
         tile = self.top(action.pile)
@@ -241,6 +251,9 @@ class TreasureGame:
             sq = (overlap & -overlap).bit_length() - 1
             raise _illegal("R3.3", "the tile would lie on another tile", g.square_name(sq))
         return action
+
+    def _just_took(self, seat: int) -> bool:
+        return bool(self.history) and self.history[-1][0] == seat and self.history[-1][1].kind == TAKE
 
     def is_legal(self, seat: int, action: Action) -> bool:
         try:
@@ -339,15 +352,13 @@ class TreasureGame:
             tile = self.top(pile)
             if tile is None or not contains(st.dice, tile.needs):
                 continue
-            if self.movable:
-                if self._arrangement(seat, tile) is not None:
-                    out.append(Action(TAKE, pile=pile))
-            else:
-                for (square, orient), mask in board.placements(tile.rows, tile.cols).items():
-                    if not mask & covered:
-                        out.append(Action(TAKE, pile=pile, square=square, orient=orient))
-                        if first_only:
-                            return out
+            # In the movable variant (R5.1) the player may still put the tile where it fits
+            # as things lie, or let the game rearrange the site ("take:PILE").
+            if self.movable and self._arrangement(seat, tile) is not None:
+                out.append(Action(TAKE, pile=pile))
+            for (square, orient), mask in board.placements(tile.rows, tile.cols).items():
+                if not mask & covered:
+                    out.append(Action(TAKE, pile=pile, square=square, orient=orient))
             if first_only and out:
                 return out
         return out
