@@ -87,7 +87,44 @@ def bench_tomb(quick: bool) -> Figures:
     return out
 
 
-BENCHES: list[Callable[[bool], Figures]] = [bench_tomb]
+def bench_treasure(quick: bool) -> Figures:
+    from mummy.treasure.content import all_tiles
+    from mummy.treasure.game import TreasureGame
+    from mummy.treasure.odds import best_decision, odds_many
+
+    out: Figures = {}
+    needs = [t.needs for t in all_tiles().values()]
+    runs = []
+    for _ in range(10 if quick else 40):
+        t0 = time.perf_counter()
+        odds_many(needs)  # from nothing: each call builds its own tables
+        runs.append((time.perf_counter() - t0) * 1000)
+    out["treasure.odds_all_tiles_ms"] = round(statistics.median(runs), 2)
+
+    rng = random.Random(1)
+    decisions = []
+    for _ in range(10 if quick else 40):
+        game = TreasureGame(rng.randrange(10**6), 2)
+        game.push(0, game.legal_actions(0)[0])  # roll
+        goals = [(t.needs, t.area) for t in (game.top(p) for p in game.pile_names) if t is not None]
+        t0 = time.perf_counter()
+        best_decision(goals, game.state.dice, 2)
+        decisions.append((time.perf_counter() - t0) * 1e6)
+    out["treasure.best_reroll_us"] = round(statistics.median(decisions), 1)
+
+    games = 10 if quick else 40
+    t0 = time.perf_counter()
+    for seed in range(games):
+        game = TreasureGame(seed, 4)
+        r = random.Random(seed)
+        while not game.is_over:
+            seat = game.state.current
+            game.push(seat, r.choice(game.legal_actions(seat)), keep_undo=False)
+    out["treasure.random_games_per_s"] = round(games / (time.perf_counter() - t0), 1)
+    return out
+
+
+BENCHES: list[Callable[[bool], Figures]] = [bench_tomb, bench_treasure]
 
 
 def main(argv: list[str] | None = None) -> int:
