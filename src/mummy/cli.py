@@ -151,6 +151,10 @@ def _replay(args: argparse.Namespace) -> int:
         return 2
     if isinstance(obj, dict) and obj.get("format") == "mummy.treasure.record":
         return _replay_treasure(obj, args.show)
+    if not isinstance(obj, dict) or obj.get("format") != "mummy.tomb.record":
+        print("mummy replay: invalid record: not a game record ('format' must be "
+              "'mummy.tomb.record' or 'mummy.treasure.record')", file=sys.stderr)
+        return 1
     try:
         result = replay_record(obj)
     except RecordError as exc:

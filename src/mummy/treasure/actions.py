@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final, NamedTuple
 
 from mummy.core.errors import InvalidActionError
@@ -44,16 +45,17 @@ def parse(text: str, grid: Grid) -> Action:
     low = raw.lower()
     if low in (ROLL, PASS):
         return Action(low)
-    verb, _sep, rest = raw.replace(" ", ":", 1).partition(":")
-    verb = verb.lower()
-    rest = rest.strip()
+    match = re.match(r"\s*([A-Za-z]+)\s*[:\s]\s*(.*)$", raw)
+    if not match:
+        raise _bad(text, "expected roll, reroll:DICE, take:PILE@SQUARE.h|v or pass")
+    verb, rest = match.group(1).lower(), match.group(2).strip()
     if verb == REROLL:
-        dice = rest.upper().replace(" ", "").replace(",", "")
+        dice = re.sub(r"[\s,:]", "", rest.upper())
         if not dice or set(dice) - set(SYMBOLS) or len(dice) > 5:
             raise _bad(text, f"reroll names 1 to 5 dice by symbol ({' '.join(SYMBOLS)}), like reroll:SJ")
         return Action(REROLL, dice=sort_symbols(dice))
     if verb == TAKE:
-        pile, at, where = rest.lower().partition("@")
+        pile, at, where = re.sub(r"\s", "", rest.lower()).partition("@")
         name, dash, number = pile.partition("-")
         if not name.isalpha() or (dash and not number.isdigit()):
             raise _bad(text, "take names a pile (or a tile such as scroll-3), like take:scroll@B2.h")

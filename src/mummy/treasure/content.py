@@ -81,7 +81,8 @@ def _lines(text: str) -> list[tuple[int, str]]:
     out = []
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
-        if not stripped or stripped.startswith("# ") or stripped == "#":
+        # Only "# " starts a comment: a lone '#' is a site row one square wide.
+        if not stripped or stripped.startswith("# "):
             continue
         out.append((number, stripped))
     return out
@@ -95,6 +96,8 @@ def parse_piles(text: str, file: str = "tiles.txt") -> dict[str, Pile]:
         if len(parts) < 4:
             raise ContentError(file, number, "expected: pile ROWSxCOLS NEED tile...")
         name, size, shape, *needs = parts
+        if not name.isalpha() or not name.islower():
+            raise ContentError(file, number, f"pile name {name!r} must be lower-case letters")
         if name in piles:
             raise ContentError(file, number, f"pile {name!r} is defined twice")
         try:

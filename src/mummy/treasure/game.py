@@ -165,7 +165,10 @@ class TreasureGame:
 
     # -- checked path ----------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> Action:
-        """Check and apply; returns the action as applied (a movable take gets its square)."""
+        """Check and apply; returns the action as applied (in canonical form).
+
+        A movable-variant ``take:PILE`` is recorded as it is: replaying it runs the same
+        deterministic packing search (R5.1), which finds the same arrangement."""
         return self.push(seat, self.check(seat, action))
 
     def check(self, seat: int, action: Action) -> Action:
@@ -212,6 +215,8 @@ class TreasureGame:
                                + fmt(takes[0], self.grid(seat)))
             return action
         # TAKE
+        if "-" in action.pile and action.pile not in self.tiles:
+            raise _illegal("R1.2", f"there is no tile {action.pile!r}")
         if action.pile in self.tiles:  # a tile named by id ("scroll-3") must be on top
             named = self.tiles[action.pile]
             top = self.top(named.pile)
@@ -227,9 +232,10 @@ class TreasureGame:
         if not contains(st.dice, tile.needs):
             missing = Counter(tile.needs) - Counter(st.dice)
             need = "".join(missing.elements())
+            twice = any(tile.needs.count(ch) > 1 for ch in set(need))
             raise _illegal("R3.3", f"{tile.id} needs {tile.needs}; the dice show {st.dice}, "
-                           f"missing {need}" + (" (a pair needs two dice)" if len(set(tile.needs)) <
-                                                len(tile.needs) else ""))
+                           f"missing {need}" + (" (each needed symbol on its own die: a pair "
+                                                "needs two dice)" if twice else ""))
         board = self.boards[seat]
         g = board.grid
         if action.square < 0:
@@ -244,7 +250,7 @@ class TreasureGame:
         mask = board.placements(tile.rows, tile.cols).get((action.square, action.orient))
         where = g.square_name(action.square)
         if mask is None:
-            raise _illegal("R3.3", f"{tile.id} ({tile.rows}x{tile.cols}, {action.orient}) at {where} "
+            raise _illegal("R3.3", f"{tile.id} ({tile.rows}x{tile.cols}, {action.orient}) "
                            "would go off the site", where)
         overlap = mask & st.covered[seat]
         if overlap:

@@ -126,7 +126,8 @@ def snapshot(game: TreasureGame) -> dict[str, Any]:
     for name, tile in tops.items():
         item: dict[str, Any] = {"pile": name, "left": game.pile_left(name), "top": None}
         if tile is not None:
-            item["top"] = {"tile": tile.id, "needs": tile.needs, "rows": tile.rows, "cols": tile.cols}
+            item["top"] = {"tile": tile.id, "needs": tile.needs, "rows": tile.rows, "cols": tile.cols,
+                           "fits": not st.over and game.can_fit(st.current, tile)}
             if tile.needs in chance_of:
                 o = chance_of[tile.needs]
                 item["top"]["chance"] = {"fraction": f"{o.chance.numerator}/{o.chance.denominator}",
