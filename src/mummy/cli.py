@@ -72,6 +72,25 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file")
     replay.add_argument("--show", action="store_true", help="print the final sheets")
 
+    sim = sub.add_parser("sim", help="simulate many seeded games between bots")
+    sim.add_argument("game", choices=["tomb", "treasure"])
+    sim.add_argument("--bots", default="strong", help="comma-separated, one per seat: strong,greedy")
+    sim.add_argument("--games", type=_positive, default=100)
+    sim.add_argument("--seed", type=_seed, default=0, help="game i uses seed SEED+i")
+    sim.add_argument("--jobs", type=_positive, default=1, help="processes on this machine")
+    sim.add_argument("--ray", metavar="ADDRESS", default=None,
+                     help="run on a Ray cluster (ray://HOST:10001, HOST:6379, or 'local')")
+    sim.add_argument("--out", metavar="FILE.jsonl", default=None, help="one JSON line per game")
+    sim.add_argument("--map", default="map1", choices=map_ids(), help="Tomb map")
+    sim.add_argument("--mode", default="standard", choices=list(MODES), help="Tomb mode")
+    sim.add_argument("--sites", default="", help="Treasure sites, comma-separated, one per seat")
+    sim.add_argument("--movable", action="store_true", help="Treasure movable-tiles variant (R5.1)")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    report = sub.add_parser("report", help="an HTML report of a simulation's JSON lines")
+    report.add_argument("file")
+    report.add_argument("--out", metavar="DIR", default="report")
+
     sub.add_parser("maps", help="list the Tomb's maps")
     check = sub.add_parser("check-map", help="validate a Tomb map file (T10)")
     check.add_argument("file")
@@ -193,6 +212,71 @@ def _replay_treasure(obj: object, show: bool) -> int:
     return 0
 
 
+def _sim(args: argparse.Namespace) -> int:
+    from mummy.bots.registry import bot_names
+    from mummy.sim.runner import run, specs
+    from mummy.sim.summary import format_summary, summarise
+    from mummy.treasure.content import sites
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in bot_names(args.game)]
+    if not bots or unknown:
+        print(f"mummy sim: unknown bot(s) {unknown}; bots: {', '.join(bot_names(args.game))}", file=sys.stderr)
+        return 2
+    site_list = [x.strip() for x in args.sites.split(",") if x.strip()]
+    if args.game == "treasure":
+        if len(bots) > 4:
+            print("mummy sim: Mummy's Treasure seats 1 to 4 bots (R2.1)", file=sys.stderr)
+            return 2
+        bad = [x for x in site_list if x not in sites()]
+        if bad or (site_list and len(site_list) != len(bots)):
+            print(f"mummy sim: --sites needs one of {', '.join(sites())} per bot", file=sys.stderr)
+            return 2
+    game_specs = specs(args.game, bots, args.games, args.seed, map_id=args.map, mode=args.mode,
+                       sites=site_list, movable=args.movable)
+    out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
+    rows = []
+    try:
+        for row in run(game_specs, jobs=args.jobs, ray_address=args.ray, progress=not args.quiet):
+            rows.append(row)
+            if out:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+    except RuntimeError as exc:
+        print(f"mummy sim: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if out:
+            out.close()
+    print(format_summary(summarise(rows)))
+    if args.out:
+        print(f"wrote {len(rows)} games to {args.out} (mummy report {args.out} --out DIR)")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from mummy.sim.report import write_report
+
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            rows = [json.loads(line) for line in fh if line.strip()]
+    except OSError as exc:
+        print(f"mummy report: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as exc:
+        print(f"mummy report: {args.file} line {exc.lineno}: not JSON ({exc.msg})", file=sys.stderr)
+        return 2
+    if not rows or not all(isinstance(r, dict) and r.get("game") in ("tomb", "treasure") for r in rows):
+        print(f"mummy report: {args.file} holds no simulation lines (from mummy sim --out)", file=sys.stderr)
+        return 2
+    if len({r["game"] for r in rows}) > 1:
+        print("mummy report: the file mixes both games", file=sys.stderr)
+        return 2
+    path = write_report(rows, args.out, source=args.file)
+    print(f"wrote {path}")
+    return 0
+
+
 def _check_map(args: argparse.Namespace) -> int:
     from mummy.tomb.content import load_map_file
 
@@ -215,6 +299,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _play_tomb(args) if args.game == "tomb" else _play_treasure(args)
     if args.command == "odds":
         return _odds(args)
+    if args.command == "sim":
+        return _sim(args)
+    if args.command == "report":
+        return _report(args)
     if args.command == "replay":
         return _replay(args)
     if args.command == "maps":

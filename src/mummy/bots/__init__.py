@@ -1,0 +1,1 @@
+"""Bots for both games: one Agent interface, random, greedy and strong players."""

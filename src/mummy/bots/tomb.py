@@ -1,0 +1,430 @@
+"""Tomb bots: random, greedy and strong.
+
+* ``random``: a uniformly random legal action.
+* ``greedy``: the action with the best immediate gain, by :func:`gain` (the score now,
+  plus coins, keys and circled monsters at a fixed worth), looking one action ahead.
+* ``strong``: plans the whole round at once. All of a round's dice are known once it is
+  rolled, so it runs a beam search over sequences of the round's actions (tiles,
+  defeats, keys, coin adjustments, chosen dice, Wand and Shovel uses) and scores each
+  end-of-round sheet with :func:`evaluate`, which values what a sheet *will* be worth:
+  reachable findings by their distance from the open openings, circled monsters by what
+  defeating them pays, keys for pending sarcophagi and mimics, unlocked Mummy boxes by
+  the points a hit is still worth, and openings as room to grow early but as penalties
+  near the end, when it closes them.
+
+Bots use the engine's fast path (``push``/``undo``) to look ahead and leave the game as
+they found it. Everything is seeded: the same seed and game give the same actions.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Final
+
+from mummy.bots.base import SeededAgent
+from mummy.tomb.actions import ADD, BUY, CHOOSE, DIG, DOWN, END, ERASE, UP, Action
+from mummy.tomb.game import ROUNDS, TombGame
+from mummy.tomb.scoring import score
+from mummy.tomb.sheet import PLAY, Die, Sheet
+
+HIT_MULT: Final = (1, 1, 2, 2, 3, 3)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The worth the strong bot puts on what is not yet points (tuned by simulation)."""
+
+    coin: float = 0.8
+    key_needed: float = 3.0
+    key_spare: float = 1.0
+    ooze: float = 3.0
+    skeleton: float = 3.0
+    sarcophagus: float = 3.0
+    zombie: float = 6.0
+    golem_ready: float = 7.0
+    golem_alone: float = 2.0
+    gem_alone: float = 2.0
+    mimic: float = 3.0
+    mark: float = 1.2
+    reach_decay: float = 0.72
+    item_find: float = 9.0
+    key_find: float = 4.0
+    entrance_find: float = 5.0
+    room_find: float = 5.0
+    mummy_box: float = 0.7
+    opening_early: float = 1.5
+    item_use: float = 2.5
+    spare_openings: int = 3
+
+
+W = Weights()
+
+
+def _finding_values(sheet: Sheet, w: Weights) -> dict[int, float]:
+    """The worth of each uncollected finding on a free square (T5.1)."""
+    out: dict[int, float] = {}
+    for sq, (kind, what) in sheet.map.finding_at.items():
+        if kind == "coins":
+            out[sq] = w.coin * float(what)
+        elif kind == "key":
+            out[sq] = w.key_find
+        elif kind == "ooze":
+            out[sq] = w.ooze
+        elif kind == "golem":
+            out[sq] = w.golem_alone + 2.0
+        elif kind == "mimic":
+            out[sq] = w.mimic
+        elif kind == "item":
+            out[sq] = w.item_find
+    return out
+
+
+_FIND_CACHE: dict[tuple[str, Weights], tuple[dict[int, float], dict[int, float]]] = {}
+
+
+def _targets(sheet: Sheet, w: Weights) -> tuple[dict[int, float], dict[int, float]]:
+    """Per map: square -> worth of the finding on it, and square -> worth of reaching it
+    for an entrance or a room opening facing it."""
+    key = (sheet.map.id, w)
+    hit = _FIND_CACHE.get(key)
+    if hit is None:
+        m = sheet.map
+        g = m.grid
+        door: dict[int, float] = {}
+        for sq, _side in m.spec.entrances:
+            door[sq] = door.get(sq, 0.0) + w.entrance_find
+        for room in m.spec.rooms:
+            x, y = g.xy(room.square)
+            dx, dy = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}[room.side]
+            facing = g.square(x + dx, y + dy)
+            door[facing] = door.get(facing, 0.0) + w.room_find
+        hit = _FIND_CACHE[key] = (_finding_values(sheet, w), door)
+    return hit
+
+
+def _reach_value(sheet: Sheet, w: Weights, rounds_left: int) -> float:
+    """Uncollected findings, entrances and rooms, discounted by how many squares lie
+    between them and the dungeon's open openings (a flood fill over free squares)."""
+    m = sheet.map
+    g = m.grid
+    stride = g.stride
+    free = m.free & ~sheet.covered
+    oo = sheet.open_openings()
+    if not oo:
+        return 0.0
+    # The uncovered squares just beyond the open openings.
+    frontier = 0
+    for e in _bits(oo):
+        a, b = g.edge_squares(e)
+        for sq in (a, b):
+            if sq is not None and free >> sq & 1:
+                frontier |= 1 << sq
+    finds, doors = _targets(sheet, w)
+    value = 0.0
+    factor = 1.0
+    seen = frontier
+    depth = 0
+    horizon = max(2, min(14, rounds_left * 2))
+    while frontier and depth < horizon:
+        for sq in _bits(frontier & (m.findings_mask | _door_mask(sheet, doors))):
+            value += factor * (finds.get(sq, 0.0) + doors.get(sq, 0.0))
+        nxt = ((frontier << 1) | (frontier >> 1) | (frontier << stride) | (frontier >> stride)) & free & ~seen
+        seen |= nxt
+        frontier = nxt
+        factor *= w.reach_decay
+        depth += 1
+    return value
+
+
+_DOOR_MASKS: dict[str, int] = {}
+
+
+def _door_mask(sheet: Sheet, doors: dict[int, float]) -> int:
+    mask = _DOOR_MASKS.get(sheet.map.id)
+    if mask is None:
+        mask = 0
+        for sq in doors:
+            mask |= 1 << sq
+        _DOOR_MASKS[sheet.map.id] = mask
+    return mask
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def gain(sheet: Sheet) -> float:
+    """The greedy bot's measure: points now (penalties included) plus fixed worths."""
+    sc = score(sheet)
+    w = W
+    pending = (sheet.sarc_found - sheet.sarc_opened) + (sheet.mimics_found - sheet.mimics_defeated)
+    return (sc.total + w.coin * sheet.coins + (w.key_needed if pending else w.key_spare) * sheet.keys
+            + w.ooze * (sheet.oozes_found - sheet.oozes_defeated)
+            + w.mimic * (sheet.mimics_found - sheet.mimics_defeated)
+            + w.mark * sheet.marks.bit_count())
+
+
+def evaluate(sheet: Sheet, round_no: int, w: Weights = W) -> float:
+    """What the strong bot thinks a sheet is worth at the end of round ``round_no``."""
+    s = sheet
+    sc = score(s)
+    lines = sc.lines
+    left = ROUNDS - round_no  # rounds still to play after this one
+    value = float(sc.total - lines["penalties"])
+    # Openings: room to grow while rounds remain, penalties at the end (T7).
+    oo, oe, orr = sc.open_openings, sc.open_entrances, sc.open_rooms
+    if left <= 0:
+        value += lines["penalties"]
+    else:
+        ramp = min(1.0, left / 8.0)
+        per = -3.0 + (3.0 + w.opening_early) * ramp
+        useful = min(oo, w.spare_openings)
+        extra = -3.0 + 2.0 * ramp  # more openings than needed: a cost, sure by the end
+        value += per * useful + extra * (oo - useful)
+        value -= (oe + orr) * (3.0 - 2.0 * min(1.0, left / 10.0))
+        if oo == 0:
+            value -= 15.0 * min(1.0, left / 4.0)  # a closed dungeon cannot grow
+    live = min(1.0, (left + 1) / 4.0)
+    # Coins and keys.
+    value += (w.coin * min(s.coins, 12) + 0.3 * max(0, s.coins - 12)) * live
+    # Item uses left: the Wand and the Shovel close openings at the end, the Hammer and
+    # the Skeleton Key stand in for a die or a key.
+    value += w.item_use * sum(s.item_uses) * live
+    pending = (s.sarc_found - s.sarc_opened) + (s.mimics_found - s.mimics_defeated)
+    keys = s.keys
+    value += (w.key_needed * min(keys, pending) + w.key_spare * max(0, keys - pending)) * live
+    # Circled monsters: what defeating them will pay.
+    value += live * (
+        w.ooze * (s.oozes_found - s.oozes_defeated)
+        + w.skeleton * (s.oozes_defeated - s.skel_defeated.bit_count())
+        + w.sarcophagus * (s.sarc_found - s.sarc_opened)
+        + w.zombie * (s.sarc_opened - s.zombies_defeated)
+        + w.golem_ready * (s.golems_found & s.gems_found & ~s.golems_defeated).bit_count()
+        + w.golem_alone * (s.golems_found & ~s.gems_found).bit_count()
+        + w.gem_alone * (s.gems_found & ~s.golems_found).bit_count()
+        + w.mimic * (s.mimics_found - s.mimics_defeated)
+    )
+    # The Mummy: unlocked boxes still empty, and the alerts towards the next one.
+    hits = len(s.hits)
+    unlocked = min(s.alerts, 18) // 3
+    future_round = min(ROUNDS, round_no + 2)
+    for k in range(hits, min(unlocked, 6)):
+        value += w.mummy_box * (21 - future_round) * HIT_MULT[k]
+    if unlocked < 6 and left > 1:
+        value += 0.25 * (s.alerts % 3) * (21 - future_round) * HIT_MULT[min(unlocked, 5)] / 3
+    # The Tile Table: marks lead to bonus dice and keys (T2.4).
+    value += w.mark * s.marks.bit_count() * live
+    # What the dungeon can still reach.
+    if left > 0:
+        value += _reach_value(s, w, left) * min(1.0, left / 6.0)
+    return value
+
+
+class RandomTombAgent(SeededAgent):
+    """A uniformly random legal action."""
+
+    name = "random"
+
+    def act(self, game: TombGame, seat: int) -> Action:
+        return self.rng.choice(game.legal_actions(seat))
+
+
+def _useful(game: TombGame, seat: int, actions: list[Action], late: bool) -> list[Action]:
+    """Prune actions that are rarely worth a die: the Wand's erase unless it connects a
+    closed entrance or room, and Wand/Shovel closing moves before the last rounds."""
+    sheet = game.sheets[seat]
+    m = sheet.map
+    out = []
+    for a in actions:
+        k = a.kind
+        if k in (END, BUY):
+            continue
+        if k == ERASE:
+            if not (m.connectable >> a.edge & 1):
+                continue
+        elif k == ADD or (k == DIG and len(a.orient) == 1):
+            pass  # closing an opening: the evaluation decides when it pays
+        elif k == DIG:
+            continue  # a two-way Shovel square only moves an opening along
+        out.append(a)
+    return out
+
+
+class GreedyTombAgent(SeededAgent):
+    """The best immediate gain (:func:`gain`), one action ahead."""
+
+    name = "greedy"
+
+    def act(self, game: TombGame, seat: int) -> Action:
+        legal = game.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        sheet = game.sheets[seat]
+        late = game.round >= ROUNDS - 1 or sheet.phase != PLAY
+        candidates = _useful(game, seat, legal, late) or [a for a in legal if a.kind != BUY]
+        if any(a.kind == END for a in legal):
+            candidates.append(Action(END))
+        base = gain(sheet)
+        best, best_value = None, -1e9
+        for a in candidates:
+            if a.kind == END:
+                v = base
+            else:
+                game.push(seat, a)
+                v = gain(game.sheets[seat])
+                game.undo(seat)
+            v += self.rng.random() * 1e-6
+            if v > best_value:
+                best, best_value = a, v
+        assert best is not None
+        return best
+
+
+class StrongTombAgent(SeededAgent):
+    """Beam search over the whole round, scored by :func:`evaluate`."""
+
+    name = "strong"
+
+    def __init__(self, seed: int = 0, time_limit: float | None = None, beam: int = 10,
+                 branch: int = 30, depth: int = 7, weights: Weights = W, choose_any: bool = True,
+                 buy: bool = True) -> None:
+        super().__init__(seed, time_limit)
+        self.beam = beam
+        self.branch = branch
+        self.depth = depth
+        self.weights = weights
+        self.choose_any = choose_any
+        self.buy = buy
+        self._plan: list[Action] = []
+        self._plan_key: tuple[int, int, int] = (-1, -1, -1)
+
+    def act(self, game: TombGame, seat: int) -> Action:
+        legal = game.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        key = (seat, game.round, len(game.history))
+        if self._plan and self._plan_key == key and game.is_legal(seat, self._plan[0]):
+            action = self._plan.pop(0)
+            self._plan_key = (seat, game.round, len(game.history) + 1)
+            return action
+        value, plan = self._search(game, seat)
+        if self.buy and any(a.kind == BUY for a in legal):
+            # A die rolled for 2 coins is a chance event: buy when the average best round
+            # over its six faces beats the best round without it.
+            sheet = game.sheets[seat]
+            outcomes = []
+            for face in range(1, 7):
+                hypo = sheet.copy()
+                hypo.coins -= 2
+                hypo.row = (*hypo.row, Die(face, "buy"))
+                game.sheets[seat] = hypo
+                try:
+                    outcomes.append(self._search(game, seat)[0])
+                finally:
+                    game.sheets[seat] = sheet
+            if sum(outcomes) / 6 > value + 0.5:
+                return Action(BUY)
+        if not plan:
+            if any(a.kind == END for a in legal):
+                return Action(END)
+            plan = self._search(game, seat, everything=True)[1]  # only unusual moves are left
+        if not plan:
+            return legal[0]
+        self._plan = plan[1:]
+        self._plan_key = (seat, game.round, len(game.history) + 1)
+        return plan[0]
+
+    def _candidates(self, game: TombGame, seat: int, seq: list[Action], everything: bool) -> list[Action]:
+        sheet = game.sheets[seat]
+        late = game.round >= ROUNDS - 2 or sheet.phase != PLAY
+        legal = game.legal_actions(seat)
+        acts = ([a for a in legal if a.kind not in (END, BUY)] if everything
+                else _useful(game, seat, legal, late))
+        # Coins: turn a die only towards a use, never back and forth; chosen dice only
+        # for a value that defeats something or hits the Mummy.
+        adjusted = [a for a in seq if a.kind in (UP, DOWN)]
+        out = []
+        for a in acts:
+            if a.kind in (UP, DOWN):
+                # One direction per round, so coins are never spent going back and forth.
+                if len(adjusted) >= 3 or any(b.kind != a.kind for b in adjusted):
+                    continue
+            elif a.kind == CHOOSE and not self.choose_any and a.value not in self._wanted_values(sheet):
+                continue
+            out.append(a)
+        return out
+
+    @staticmethod
+    def _wanted_values(sheet: Sheet) -> set[int]:
+        wanted = set()
+        if sheet.oozes_found > sheet.oozes_defeated:
+            wanted.add(1)
+        if sheet.oozes_defeated > sheet.skel_defeated.bit_count():
+            wanted.add(2)
+        if sheet.sarc_opened > sheet.zombies_defeated:
+            wanted.add(3)
+        if sheet.golems_found & sheet.gems_found & ~sheet.golems_defeated:
+            wanted.add(4)
+        if sheet.mimics_found > sheet.mimics_defeated and sheet.keys:
+            wanted.add(5)
+        if len(sheet.hits) < min(sheet.alerts, 18) // 3:
+            wanted.add(6)
+        return wanted
+
+    def _search(self, game: TombGame, seat: int, everything: bool = False) -> tuple[float, list[Action]]:
+        """The best sequence of actions for the rest of the round, and its value."""
+        deadline = time.perf_counter() + self.time_limit if self.time_limit else None
+        round_no = game.round if game.sheets[seat].phase == PLAY else ROUNDS
+        start = evaluate(game.sheets[seat], round_no, self.weights)
+        beam: list[tuple[float, list[Action]]] = [(start, [])]
+        best_done: tuple[float, list[Action]] = (-1e18, [])
+        for _ in range(self.depth):
+            children: list[tuple[float, list[Action]]] = []
+            for _value, seq in beam:
+                for a in seq:
+                    game.push(seat, a)
+                sheet = game.sheets[seat]
+                if sheet.phase != PLAY or all(d.used for d in sheet.row):
+                    v = evaluate(sheet, round_no, self.weights)
+                    if v > best_done[0]:
+                        best_done = (v, seq)
+                scored = []
+                for a in self._candidates(game, seat, seq, everything):
+                    game.push(seat, a)
+                    scored.append((evaluate(game.sheets[seat], round_no, self.weights)
+                                   + self.rng.random() * 1e-6, a))
+                    game.undo(seat)
+                scored.sort(key=lambda x: -x[0])
+                children.extend((v, [*seq, a]) for v, a in scored[: self.branch])
+                for _a in seq:
+                    game.undo(seat)
+                if deadline and time.perf_counter() > deadline:
+                    break
+            if not children:
+                break
+            children.sort(key=lambda x: -x[0])
+            beam = children[: self.beam]
+            if deadline and time.perf_counter() > deadline:
+                break
+        # Finish with the best sequence that uses every die; else the best partial one.
+        for v, seq in beam:
+            for a in seq:
+                game.push(seat, a)
+            sheet = game.sheets[seat]
+            done = sheet.phase != PLAY or all(d.used for d in sheet.row)
+            for _a in seq:
+                game.undo(seat)
+            if done and v > best_done[0]:
+                best_done = (v, seq)
+        if best_done[1] or best_done[0] > -1e17:
+            return best_done
+        return beam[0] if beam else (start, [])
+
+
+__all__ = ["GreedyTombAgent", "RandomTombAgent", "StrongTombAgent", "Weights", "evaluate", "gain"]

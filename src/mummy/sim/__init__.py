@@ -1,0 +1,1 @@
+"""Simulation for designers: many seeded games, summaries and HTML reports."""

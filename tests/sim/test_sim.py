@@ -1,0 +1,119 @@
+"""Simulation: results per seed independent of the back end, summaries that agree with
+the JSON lines, and reports."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from mummy.cli import main
+from mummy.sim.report import write_report
+from mummy.sim.runner import play_one, run, specs
+from mummy.sim.summary import format_summary, percentile, summarise
+
+
+def strip(row: dict[str, object]) -> dict[str, object]:
+    return {k: v for k, v in row.items() if k != "seconds"}
+
+
+def test_results_are_identical_with_one_or_two_processes() -> None:
+    game_specs = specs("tomb", ["greedy"], 4, seed=20)
+    one = [strip(r) for r in run(game_specs, jobs=1)]
+    two = [strip(r) for r in run(game_specs, jobs=2)]
+    assert one == two
+    assert [r["seed"] for r in one] == [20, 21, 22, 23]
+
+
+def test_treasure_bots_rotate_through_the_seats() -> None:
+    game_specs = specs("treasure", ["strong", "greedy"], 4, seed=0)
+    assert [s.bots for s in game_specs] == [("strong", "greedy"), ("greedy", "strong")] * 2
+
+
+def test_summary_agrees_with_the_json_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sim.jsonl"
+    assert main(["sim", "tomb", "--bots", "greedy,random", "--games", "5", "--seed", "3", "--quiet",
+                 "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 5
+    greedy = [r["scores"][0] for r in rows]
+    summary = summarise(rows)
+    assert summary["bots"]["greedy"]["mean"] == round(statistics.mean(greedy), 2)
+    assert summary["bots"]["greedy"]["median"] == statistics.median(greedy)
+    assert summary["bots"]["greedy"]["p10"] == round(percentile(greedy, 0.1), 1)
+    assert format_summary(summary).splitlines()[2].startswith("greedy")
+    assert f"{statistics.mean(greedy):.1f}" in printed
+    for r in rows:  # each line carries a record that replays to its scores
+        from mummy.tomb.record import replay_record
+
+        result = replay_record(r["record"])
+        assert result.ok and r["scores"] == r["record"]["final"]
+
+
+def test_treasure_summary_win_rates_agree(tmp_path: Path) -> None:
+    rows = [play_one(s) for s in specs("treasure", ["strong", "random"], 4, seed=1)]
+    summary = summarise(rows)
+    wins = sum(1 for r in rows if r["places"].count(1) == 1 and r["places"][r["bots"].index("strong")] == 1)
+    assert summary["bots"]["strong"]["win_rate"] == round(wins / 4, 3)
+    assert sum(summary["seat_win_rate"].values()) == pytest.approx((4 - summary["shared_wins"]) / 4)
+
+
+@pytest.mark.parametrize("game", ["tomb", "treasure"])
+def test_report_is_a_self_contained_page(tmp_path: Path, game: str) -> None:
+    bots = ["greedy", "random"]
+    rows = [play_one(s) for s in specs(game, bots, 3, seed=4)]
+    path = write_report(rows, tmp_path / "r", source="test")
+    page = path.read_text()
+    assert page.startswith("<!doctype html>") and page.count("<svg") >= 3
+    assert "http://" not in page and "https://" not in page and "<script" not in page
+    assert json.loads((tmp_path / "r" / "summary.json").read_text())["games"] == 3
+    if game == "tomb":
+        assert "Mean points per scoring line" in page and "Achievements" in page
+    else:
+        assert "Tiles taken per game, by pile" in page and "first-seat advantage" in page
+
+
+def test_cli_report_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "t.jsonl"
+    assert main(["sim", "treasure", "--bots", "strong", "--games", "2", "--quiet", "--out", str(out)]) == 0
+    assert main(["report", str(out), "--out", str(tmp_path / "rep")]) == 0
+    assert (tmp_path / "rep" / "index.html").exists()
+    (tmp_path / "bad.jsonl").write_text("{nope\n")
+    assert main(["report", str(tmp_path / "bad.jsonl")]) == 2
+    assert main(["sim", "tomb", "--bots", "genius"]) == 2
+    assert main(["sim", "treasure", "--bots", "strong", "--sites", "moon"]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.skipif(shutil.which("ray", path=str(Path(sys.executable).parent)) is None,
+                    reason="Ray is an optional dependency (pip install 'mummy[cluster]')")
+def test_ray_back_end_on_a_local_cluster_gives_the_same_results(tmp_path: Path) -> None:
+    ray = str(Path(sys.executable).parent / "ray")
+    port = _free_port()
+    env_dir = tempfile.mkdtemp(prefix="r", dir="/tmp")  # Ray's socket paths must stay short
+    start = subprocess.run([ray, "start", "--head", f"--port={port}", "--num-cpus=2", "--include-dashboard=false",
+                            "--disable-usage-stats", f"--temp-dir={env_dir}"],
+                           capture_output=True, text=True, timeout=120)
+    assert start.returncode == 0, start.stderr[-2000:]
+    try:
+        game_specs = specs("tomb", ["greedy"], 3, seed=40) + specs("treasure", ["strong", "greedy"], 2, seed=40)
+        on_ray = [strip(r) for r in run(game_specs, ray_address=f"127.0.0.1:{port}")]
+        local = [strip(r) for r in run(game_specs, jobs=1)]
+        assert on_ray == local
+    finally:
+        subprocess.run([ray, "stop", "--force"], capture_output=True, timeout=120)
+        shutil.rmtree(env_dir, ignore_errors=True)
