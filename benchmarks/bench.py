@@ -124,7 +124,30 @@ def bench_treasure(quick: bool) -> Figures:
     return out
 
 
-BENCHES: list[Callable[[bool], Figures]] = [bench_tomb, bench_treasure]
+def bench_bots(quick: bool) -> Figures:
+    """Bot strength: 200 seeded games each (minutes; skipped with --quick). Games run on
+    both cores; the seconds per round are measured inside each single-threaded game."""
+    if quick:
+        return {}
+    from mummy.sim.runner import run, specs
+    from mummy.sim.summary import summarise
+
+    out: Figures = {}
+    jobs = 2
+    for bot in ("strong", "greedy"):
+        rows = list(run(specs("tomb", [bot], 200, seed=0), jobs=jobs))
+        out[f"tomb.{bot}_mean_score"] = summarise(rows)["bots"][bot]["mean"]
+        if bot == "strong":
+            out["tomb.strong_s_per_round"] = round(statistics.mean(r["seconds"] for r in rows) / 20, 3)
+    rows = list(run(specs("treasure", ["strong", "greedy"], 200, seed=0), jobs=jobs))
+    out["treasure.strong_vs_greedy_winrate"] = summarise(rows)["bots"]["strong"]["win_rate"]
+    for bot in ("strong", "greedy"):
+        solo = list(run(specs("treasure", [bot], 200, seed=0), jobs=jobs))
+        out[f"treasure.{bot}_solo_mean_turns"] = summarise(solo)["bots"][bot]["mean_turns"]
+    return out
+
+
+BENCHES: list[Callable[[bool], Figures]] = [bench_tomb, bench_treasure, bench_bots]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{key:<{width}}  {value}")
     Path(args.out).write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n")
     print(f"wrote {args.out}", file=sys.stderr)
+    if args.quick:
+        print("(--quick: the bot-strength figures, which take minutes, were skipped)", file=sys.stderr)
     return 0
 
 

@@ -52,14 +52,16 @@ def build_parser() -> argparse.ArgumentParser:
     tomb.add_argument("--players", type=_positive, default=1, help="number of hot-seat players")
     tomb.add_argument("--mode", default="standard", choices=list(MODES), help="T8.2 starting bonus")
     tomb.add_argument("--save", metavar="FILE", help="write the game record here when the game ends")
+    tomb.add_argument("--bots", default="", help="bot players after the people, e.g. strong,greedy")
 
     treasure = play_sub.add_parser("treasure", help="Mummy's Treasure (family dice game)")
-    treasure.add_argument("--players", type=_positive, default=2, help="1 (solo) to 4 hot-seat players")
+    treasure.add_argument("--players", type=_positive, default=1, help="people at the table (hot seat)")
     treasure.add_argument("--seed", type=_seed, default=None, help="seed for shuffles and dice")
     treasure.add_argument("--site", default=None, choices=list(treasure_sites()),
                           help="the first player's site (the others take the next ones)")
     treasure.add_argument("--movable", action="store_true", help="R5.1: tiles may be rearranged")
     treasure.add_argument("--save", metavar="FILE", help="write the game record here when the game ends")
+    treasure.add_argument("--bots", default="", help="bot seats after the people, e.g. strong")
 
     odds = sub.add_parser("odds", help="exact Treasure dice odds with the best rerolls (R6)")
     odds.add_argument("needs", help="the symbols needed, like SSAA (S A E P C J)")
@@ -98,31 +100,54 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _play_tomb(args: argparse.Namespace) -> int:
+    from mummy.bots.registry import make_agent
     from mummy.terminal.tomb_play import run
     from mummy.tomb.game import PlayerSetup, TombGame
 
+    bots = _bot_list("tomb", args.bots)
+    if bots is None:
+        return 2
     seed = args.seed if args.seed is not None else new_seed()
     players = [PlayerSetup(f"player {i + 1}", args.map, args.mode) for i in range(args.players)]
+    players += [PlayerSetup(f"{b} bot {i + 1}", args.map, args.mode) for i, b in enumerate(bots)]
+    agents = {args.players + i: make_agent("tomb", b, seed + i) for i, b in enumerate(bots)}
     print(f"The Mummy's Tomb on {args.map}, seed {seed}. Type 'help' for the notation.")
-    run(TombGame(seed, players), save_path=args.save)
+    run(TombGame(seed, players), save_path=args.save, bots=agents)
     return 0
 
 
+def _bot_list(game: str, text: str) -> list[str] | None:
+    from mummy.bots.registry import bot_names
+
+    bots = [b.strip() for b in text.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in bot_names(game)]
+    if unknown:
+        print(f"mummy: unknown bot(s) {', '.join(unknown)}; bots: {', '.join(bot_names(game))}", file=sys.stderr)
+        return None
+    return bots
+
+
 def _play_treasure(args: argparse.Namespace) -> int:
+    from mummy.bots.registry import make_agent
     from mummy.terminal.treasure_play import run
     from mummy.treasure.content import sites
     from mummy.treasure.game import MAX_PLAYERS, Seat, TreasureGame
 
-    if args.players > MAX_PLAYERS:
-        print(f"mummy play treasure: 1 to {MAX_PLAYERS} players (R2.1)", file=sys.stderr)
+    bots = _bot_list("treasure", args.bots)
+    if bots is None:
+        return 2
+    if args.players + len(bots) > MAX_PLAYERS:
+        print(f"mummy play treasure: 1 to {MAX_PLAYERS} players, bots included (R2.1)", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else new_seed()
     names = list(sites())
     start = names.index(args.site) if args.site else 0
-    seats = [Seat(f"player {i + 1}", names[(start + i) % len(names)]) for i in range(args.players)]
+    labels = [f"player {i + 1}" for i in range(args.players)] + [f"{b} bot {i + 1}" for i, b in enumerate(bots)]
+    seats = [Seat(label, names[(start + i) % len(names)]) for i, label in enumerate(labels)]
+    agents = {args.players + i: make_agent("treasure", b, seed + i) for i, b in enumerate(bots)}
     variant = " (movable tiles)" if args.movable else ""
     print(f"Mummy's Treasure{variant}, seed {seed}. Type 'help' for the notation.")
-    run(TreasureGame(seed, seats, movable=args.movable), save_path=args.save)
+    run(TreasureGame(seed, seats, movable=args.movable), save_path=args.save, bots=agents)
     return 0
 
 

@@ -115,3 +115,32 @@ def test_cli_play_runs_in_the_terminal(monkeypatch: pytest.MonkeyPatch,
     assert main(["play", "tomb", "--seed", str(FIVE_FIVE_SEED)]) == 0
     out = capsys.readouterr().out
     assert f"seed {FIVE_FIVE_SEED}" in out and "Refused: notation" in out and "Bye." in out
+
+
+def test_bots_take_seats_alongside_people() -> None:
+    from mummy.bots.registry import make_agent
+    from mummy.tomb.game import PlayerSetup
+
+    game = TombGame(FIVE_FIVE_SEED, [PlayerSetup("me"), PlayerSetup("bot")])
+    s = TombSession(game, bots={1: make_agent("tomb", "greedy", 1)})
+    assert game.sheets[1].phase == "waiting"  # the bot played its round at once
+    out = s.step("1:5a.r0@J1")
+    assert "[me]" in out
+    s.step("2:5b.r3@J4")
+    for _ in range(10):
+        if game.round == 2:
+            break
+        legal = game.legal_actions(0)
+        from mummy.tomb.actions import fmt
+
+        s.step(fmt(legal[0], game.maps[0].grid))
+    assert game.round == 2 and game.sheets[1].phase == "waiting"
+    assert "Bots played" in s.screen() or game.sheets[1].phase == "waiting"
+
+
+def test_cli_play_tomb_with_a_bot(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = iter(["quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main(["play", "tomb", "--seed", "1", "--bots", "greedy"]) == 0
+    assert "Bots played: greedy bot 1" in capsys.readouterr().out
+    assert main(["play", "tomb", "--bots", "genius"]) == 2

@@ -120,3 +120,25 @@ def test_cli_play_treasure(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captu
     out = capsys.readouterr().out
     assert "Mummy's Treasure (movable tiles), seed 5" in out and "temple" in out and "Refused" in out
     assert main(["play", "treasure", "--players", "5"]) == 2
+
+
+def test_cli_play_treasure_against_a_bot(monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    lines = iter(["roll", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main(["play", "treasure", "--seed", "3", "--bots", "strong"]) == 0
+    assert "Turn of player 1" in capsys.readouterr().out
+    assert main(["play", "treasure", "--players", "2", "--bots", "strong,strong,greedy"]) == 2
+
+
+def test_a_bot_seat_moves_by_itself() -> None:
+    from mummy.bots.registry import make_agent
+
+    g = game(players=2)
+    s = TreasureSession(g, bots={1: make_agent("treasure", "greedy", 0)})
+    s.step("roll")
+    before = len(g.history)
+    while g.state.current == 0 and not g.is_over:
+        s.step(fmt(g.legal_actions(0)[0], g.grid(0)))
+    assert len(g.history) > before and (g.is_over or g.state.current == 0)
+    assert any(p == 1 for p, _ in g.history)

@@ -13,9 +13,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from mummy.bots.base import Agent
 from mummy.core.errors import RuleError
 from mummy.render.tomb_text import LEGEND, legal_summary, render_sheet
-from mummy.tomb.actions import parse
+from mummy.tomb.actions import fmt, parse
 from mummy.tomb.game import TombGame
 from mummy.tomb.record import dumps_record, snapshot
 from mummy.tomb.scoring import ranking, score
@@ -42,18 +43,36 @@ Commands: legal [kind], sheet, score, undo, save FILE, json, help, quit
 class TombSession:
     """One terminal session over a game; ``step(line)`` returns the text to show."""
 
-    def __init__(self, game: TombGame, save_path: str | None = None) -> None:
+    def __init__(self, game: TombGame, save_path: str | None = None,
+                 bots: dict[int, Agent] | None = None) -> None:
         self.game = game
         self.save_path = save_path
         self.finished = False
+        self.bots = bots or {}
+        self.bot_log: list[str] = []
+        self._bots_move()
 
     @property
     def active(self) -> int:
-        """The first player who still has something to do this round."""
+        """The first person who still has something to do this round."""
         for i, s in enumerate(self.game.sheets):
-            if s.phase in (PLAY, AFTER):
+            if s.phase in (PLAY, AFTER) and i not in self.bots:
                 return i
         return 0
+
+    def _bots_move(self) -> None:
+        """Bots play their sheets as far as they can: the round's dice are shared, so a
+        bot's choices never depend on a person's, and nobody waits for a keypress."""
+        g = self.game
+        moved = True
+        while moved and not g.is_over:
+            moved = False
+            for seat, bot in self.bots.items():
+                while g.sheets[seat].phase in (PLAY, AFTER) and not g.is_over:
+                    action = bot.act(g, seat)
+                    g.apply(seat, action)
+                    self.bot_log.append(f"{g.players[seat].name}: {fmt(action, g.maps[seat].grid)}")
+                    moved = True
 
     def screen(self) -> str:
         g = self.game
@@ -61,7 +80,11 @@ class TombSession:
             return self.final()
         p = self.active
         who = f"[{g.players[p].name}] " if len(g.players) > 1 else ""
-        return f"{render_sheet(g, p)}\n{who}action or command (help, legal):"
+        bots = ""
+        if self.bot_log:
+            bots = "Bots played: " + "; ".join(self.bot_log[-12:]) + "\n"
+            self.bot_log.clear()
+        return f"{bots}{render_sheet(g, p)}\n{who}action or command (help, legal):"
 
     def final(self) -> str:
         g = self.game
@@ -122,6 +145,7 @@ class TombSession:
         except RuleError as exc:
             return f"Refused: {exc}\n(type 'legal' for what you can do, 'help' for the notation)"
         out = [f"note: {e}" for e in events]
+        self._bots_move()
         if g.is_over:
             self.finished = True
             out.append(self.final())
@@ -143,10 +167,11 @@ class TombSession:
 
 
 def run(game: TombGame, read: Callable[[str], str] | None = None,
-        write: Callable[[str], None] = print, save_path: str | None = None) -> TombGame:
-    """Play in a terminal until the game ends or the player quits."""
+        write: Callable[[str], None] = print, save_path: str | None = None,
+        bots: dict[int, Agent] | None = None) -> TombGame:
+    """Play in a terminal until the game ends or the player quits; ``bots`` take seats."""
     read = read or input
-    session = TombSession(game, save_path)
+    session = TombSession(game, save_path, bots)
     write(session.screen())
     while not session.finished:
         try:

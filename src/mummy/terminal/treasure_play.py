@@ -10,9 +10,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from mummy.bots.base import Agent
 from mummy.core.errors import RuleError
 from mummy.render.treasure_text import legal_summary, render_game, result_text
-from mummy.treasure.actions import parse
+from mummy.treasure.actions import fmt, parse
 from mummy.treasure.game import TreasureGame
 from mummy.treasure.record import dumps_record, snapshot
 
@@ -28,17 +29,34 @@ Commands: legal, show, undo, json, save FILE, help, quit
 
 
 class TreasureSession:
-    def __init__(self, game: TreasureGame, save_path: str | None = None) -> None:
+    def __init__(self, game: TreasureGame, save_path: str | None = None,
+                 bots: dict[int, Agent] | None = None) -> None:
         self.game = game
         self.save_path = save_path
         self.finished = False
+        self.bots = bots or {}
+        self.bot_log: list[str] = []
+        self._bots_move()
+
+    def _bots_move(self) -> None:
+        """Bots take their turns until it is a person's turn (or the game ends)."""
+        g = self.game
+        while not g.is_over and g.state.current in self.bots:
+            seat = g.state.current
+            action = self.bots[seat].act(g, seat)
+            g.apply(seat, action)
+            self.bot_log.append(f"{g.seats[seat].name}: {fmt(action, g.grid(seat))}")
 
     def screen(self) -> str:
         g = self.game
+        bots = ""
+        if self.bot_log:
+            bots = "Bots played: " + "; ".join(self.bot_log[-12:]) + "\n"
+            self.bot_log.clear()
         if g.is_over:
-            return render_game(g)
+            return bots + render_game(g)
         who = g.seats[g.state.current].name
-        return f"{render_game(g)}\n[{who}] action or command (help, legal):"
+        return f"{bots}{render_game(g)}\n[{who}] action or command (help, legal):"
 
     def step(self, line: str) -> str:
         g = self.game
@@ -74,6 +92,7 @@ class TreasureSession:
             g.apply(seat, parse(text, g.grid(seat)))
         except RuleError as exc:
             return f"Refused: {exc}\n(type 'legal' for what you can do, 'help' for the notation)"
+        self._bots_move()
         if g.is_over:
             self.finished = True
             return self._autosave(render_game(g))
@@ -91,9 +110,11 @@ class TreasureSession:
 
 
 def run(game: TreasureGame, read: Callable[[str], str] | None = None,
-        write: Callable[[str], None] = print, save_path: str | None = None) -> TreasureGame:
+        write: Callable[[str], None] = print, save_path: str | None = None,
+        bots: dict[int, Agent] | None = None) -> TreasureGame:
+    """Play in a terminal until the game ends or the players quit; ``bots`` take seats."""
     read = read or input
-    session = TreasureSession(game, save_path)
+    session = TreasureSession(game, save_path, bots)
     write(session.screen())
     while not session.finished:
         try:
