@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from mummy.core.errors import IllegalActionError
 from mummy.core.grid import iter_bits
 from mummy.tomb.actions import Action, fmt, parse
 from mummy.tomb.game import TombGame, round_dice
@@ -60,3 +63,15 @@ def state(g: TombGame) -> tuple[object, ...]:
 
 def sheet_state(s: Sheet) -> tuple[object, ...]:
     return tuple(getattr(s, n) for n in Sheet.__slots__ if n != "map")
+
+
+def refused(g: TombGame, text: str, rule: str, where: str | None = None, player: int = 0) -> IllegalActionError:
+    """Apply ``text`` expecting a refusal under ``rule`` (at ``where``) that changes nothing."""
+    before = state(g)
+    with pytest.raises(IllegalActionError) as info:
+        act(g, text, player)
+    assert info.value.rule == rule, str(info.value)
+    if where is not None:
+        assert info.value.where == where, str(info.value)
+    assert state(g) == before, "a refused action changed the game"
+    return info.value

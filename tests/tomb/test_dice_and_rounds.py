@@ -8,16 +8,7 @@ from mummy.core.errors import IllegalActionError
 from mummy.tomb.actions import END, Action
 from mummy.tomb.game import TombGame, bought_die, round_dice
 from mummy.tomb.sheet import AFTER, DONE, PLAY, WAITING, Die
-from tests.helpers import FIVE_FIVE_SEED, act, dice, game, legal_texts, state
-
-
-def refused(g: TombGame, text: str, rule: str, player: int = 0) -> IllegalActionError:
-    before = state(g)
-    with pytest.raises(IllegalActionError) as info:
-        act(g, text, player)
-    assert info.value.rule == rule, str(info.value)
-    assert state(g) == before
-    return info.value
+from tests.helpers import FIVE_FIVE_SEED, act, dice, game, legal_texts, refused, state
 
 
 def use_all_dice(g: TombGame, player: int = 0) -> None:

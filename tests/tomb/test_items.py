@@ -6,16 +6,7 @@ import pytest
 
 from mummy.core.errors import IllegalActionError
 from mummy.tomb.game import TombGame
-from tests.helpers import act, dice, game, legal_texts, names, state
-
-
-def refused(g: TombGame, text: str, rule: str) -> IllegalActionError:
-    before = state(g)
-    with pytest.raises(IllegalActionError) as info:
-        act(g, text)
-    assert info.value.rule == rule, str(info.value)
-    assert state(g) == before
-    return info.value
+from tests.helpers import act, dice, game, legal_texts, names, refused
 
 
 def crossed() -> TombGame:

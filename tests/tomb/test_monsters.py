@@ -2,20 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from mummy.core.errors import IllegalActionError
-from mummy.tomb.game import TombGame
-from tests.helpers import act, dice, game, legal_texts, state
-
-
-def refused(g: TombGame, text: str, rule: str) -> IllegalActionError:
-    before = state(g)
-    with pytest.raises(IllegalActionError) as info:
-        act(g, text)
-    assert info.value.rule == rule, str(info.value)
-    assert state(g) == before
-    return info.value
+from tests.helpers import act, dice, game, legal_texts, refused
 
 
 def test_T5_3_ooze_with_a_1_circles_its_skeleton_and_pays() -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mummy.core.errors import IllegalActionError
-from tests.helpers import a, act, dice, game, legal_texts, names, squares, state
+from tests.helpers import a, act, dice, game, legal_texts, names, refused, squares, state
 
 # Gallery (4a) standing on J1..J4 from the top entrance: open openings K2w and J5n.
 GALLERY = "1:4a.f3@J1"
@@ -16,17 +15,6 @@ def started():
     dice(g, 4, 1, 1, 2)
     act(g, GALLERY)
     return g
-
-
-def refused(g, text: str, rule: str, where: str | None = None) -> IllegalActionError:
-    before = state(g)
-    with pytest.raises(IllegalActionError) as info:
-        act(g, text)
-    assert info.value.rule == rule, str(info.value)
-    if where is not None:
-        assert info.value.where == where, str(info.value)
-    assert state(g) == before, "a refused action changed the game"
-    return info.value
 
 
 def test_T3_2_first_tile_opens_on_an_entrance_which_becomes_the_start() -> None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 
 from mummy.bots.base import Agent
 from mummy.core.errors import RuleError
 from mummy.render.tomb_text import LEGEND, legal_summary, render_sheet
+from mummy.terminal.common import SessionBase, loop
 from mummy.tomb.actions import fmt, parse
 from mummy.tomb.game import TombGame
 from mummy.tomb.record import dumps_record, snapshot
@@ -40,16 +40,14 @@ Commands: legal [kind], sheet, score, undo, save FILE, json, help, quit
 """
 
 
-class TombSession:
+class TombSession(SessionBase):
     """One terminal session over a game; ``step(line)`` returns the text to show."""
 
     def __init__(self, game: TombGame, save_path: str | None = None,
                  bots: dict[int, Agent] | None = None) -> None:
+        super().__init__(save_path, lambda: dumps_record(game))
         self.game = game
-        self.save_path = save_path
-        self.finished = False
         self.bots = bots or {}
-        self.bot_log: list[str] = []
         self._bots_move()
 
     @property
@@ -80,10 +78,7 @@ class TombSession:
             return self.final()
         p = self.active
         who = f"[{g.players[p].name}] " if len(g.players) > 1 else ""
-        bots = ""
-        if self.bot_log:
-            bots = "Bots played: " + "; ".join(self.bot_log[-12:]) + "\n"
-            self.bot_log.clear()
+        bots = self.bots_played()
         return f"{bots}{render_sheet(g, p)}\n{who}action or command (help, legal):"
 
     def final(self) -> str:
@@ -153,18 +148,6 @@ class TombSession:
         out.append(self.screen())
         return "\n".join(out)
 
-    def _save(self, path: str) -> str:
-        try:
-            Path(path).write_text(dumps_record(self.game), encoding="utf-8")
-        except OSError as exc:
-            return f"Could not save to {path}: {exc.strerror}"
-        return f"Saved the game record to {path} (replay it with: mummy replay {path})"
-
-    def _autosave(self, text: str) -> str:
-        if self.save_path:
-            return text + "\n" + self._save(self.save_path)
-        return text
-
 
 def run(game: TombGame, read: Callable[[str], str] | None = None,
         write: Callable[[str], None] = print, save_path: str | None = None,
@@ -172,12 +155,5 @@ def run(game: TombGame, read: Callable[[str], str] | None = None,
     """Play in a terminal until the game ends or the player quits; ``bots`` take seats."""
     read = read or input
     session = TombSession(game, save_path, bots)
-    write(session.screen())
-    while not session.finished:
-        try:
-            line = read("> ")
-        except (EOFError, KeyboardInterrupt):
-            write(session.step("quit"))
-            break
-        write(session.step(line))
+    loop(session, read, write)
     return game

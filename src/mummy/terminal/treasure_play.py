@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 
 from mummy.bots.base import Agent
 from mummy.core.errors import RuleError
 from mummy.render.treasure_text import legal_summary, render_game, result_text
+from mummy.terminal.common import SessionBase, loop
 from mummy.treasure.actions import fmt, parse
 from mummy.treasure.game import TreasureGame
 from mummy.treasure.record import dumps_record, snapshot
@@ -28,14 +28,12 @@ Commands: legal, show, undo, json, save FILE, help, quit
 """
 
 
-class TreasureSession:
+class TreasureSession(SessionBase):
     def __init__(self, game: TreasureGame, save_path: str | None = None,
                  bots: dict[int, Agent] | None = None) -> None:
+        super().__init__(save_path, lambda: dumps_record(game))
         self.game = game
-        self.save_path = save_path
-        self.finished = False
         self.bots = bots or {}
-        self.bot_log: list[str] = []
         self._bots_move()
 
     def _bots_move(self) -> None:
@@ -49,10 +47,7 @@ class TreasureSession:
 
     def screen(self) -> str:
         g = self.game
-        bots = ""
-        if self.bot_log:
-            bots = "Bots played: " + "; ".join(self.bot_log[-12:]) + "\n"
-            self.bot_log.clear()
+        bots = self.bots_played()
         if g.is_over:
             return bots + render_game(g)
         who = g.seats[g.state.current].name
@@ -98,16 +93,6 @@ class TreasureSession:
             return self._autosave(render_game(g))
         return self.screen()
 
-    def _save(self, path: str) -> str:
-        try:
-            Path(path).write_text(dumps_record(self.game), encoding="utf-8")
-        except OSError as exc:
-            return f"Could not save to {path}: {exc.strerror}"
-        return f"Saved the game record to {path} (replay it with: mummy replay {path})"
-
-    def _autosave(self, text: str) -> str:
-        return text + "\n" + self._save(self.save_path) if self.save_path else text
-
 
 def run(game: TreasureGame, read: Callable[[str], str] | None = None,
         write: Callable[[str], None] = print, save_path: str | None = None,
@@ -115,12 +100,5 @@ def run(game: TreasureGame, read: Callable[[str], str] | None = None,
     """Play in a terminal until the game ends or the players quit; ``bots`` take seats."""
     read = read or input
     session = TreasureSession(game, save_path, bots)
-    write(session.screen())
-    while not session.finished:
-        try:
-            line = read("> ")
-        except (EOFError, KeyboardInterrupt):
-            write(session.step("quit"))
-            break
-        write(session.step(line))
+    loop(session, read, write)
     return game

@@ -9,12 +9,11 @@ numbers, walls and openings, findings, tracks, dice and score.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any, Final
 
-from mummy.core.errors import MummyError, RuleError
 from mummy.core.grid import iter_bits
-from mummy.tomb.actions import Action, fmt, parse
+from mummy.core.records import RecordError, ReplayResult, check_header, replay_actions
+from mummy.tomb.actions import fmt, parse
 from mummy.tomb.content import ITEMS, TABLE_SHAPES
 from mummy.tomb.game import PlayerSetup, TombGame, round_dice
 from mummy.tomb.scoring import score
@@ -23,14 +22,6 @@ from mummy.tomb.sheet import MODES, Sheet
 RECORD_FORMAT: Final = "mummy.tomb.record"
 SNAPSHOT_FORMAT: Final = "mummy.tomb.sheet"
 VERSION: Final = 1
-
-
-class RecordError(MummyError):
-    """A record that is malformed, or whose actions do not replay."""
-
-    def __init__(self, message: str, index: int | None = None) -> None:
-        self.index = index
-        super().__init__(message)
 
 
 def to_record(game: TombGame) -> dict[str, Any]:
@@ -54,18 +45,6 @@ def dumps_record(game: TombGame) -> str:
     return json.dumps(to_record(game), indent=1)
 
 
-@dataclass
-class ReplayResult:
-    """The outcome of replaying a record: the game as far as it went, and any fault."""
-
-    game: TombGame
-    error: RecordError | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-
 def _players(obj: dict[str, Any]) -> list[PlayerSetup]:
     players = obj.get("players")
     if not isinstance(players, list) or not players:
@@ -83,37 +62,21 @@ def _players(obj: dict[str, Any]) -> list[PlayerSetup]:
     return out
 
 
-def replay_record(obj: Any) -> ReplayResult:
+def replay_record(obj: Any) -> ReplayResult[TombGame]:
     """Replay a record with every action checked. Malformed records raise
     :class:`RecordError`; an action that does not replay is reported in the result."""
-    if not isinstance(obj, dict) or obj.get("format") != RECORD_FORMAT:
-        raise RecordError(f"not a Tomb game record (format must be {RECORD_FORMAT!r})")
-    if obj.get("version") != VERSION:
-        raise RecordError(f"unsupported record version {obj.get('version')!r}")
-    seed = obj.get("seed")
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise RecordError("'seed' must be a non-negative integer")
+    seed = check_header(obj, RECORD_FORMAT, VERSION, "Tomb")
     try:
         game = TombGame(seed, _players(obj))
     except ValueError as exc:
         raise RecordError(str(exc)) from None
-    actions = obj.get("actions")
-    if not isinstance(actions, list):
-        raise RecordError("'actions' must be a list")
-    for i, entry in enumerate(actions):
-        if not isinstance(entry, dict) or not isinstance(entry.get("action"), str) \
-                or not isinstance(entry.get("player"), int) or isinstance(entry.get("player"), bool):
-            return ReplayResult(game, RecordError(f"action {i + 1}: expected "
-                                                  "{'player': N, 'action': TEXT}", i))
-        player = entry["player"]
-        if not 0 <= player < len(game.players):
-            return ReplayResult(game, RecordError(f"action {i + 1}: no player {player}", i))
-        try:
-            action: Action = parse(entry["action"], game.maps[player].grid)
-            game.apply(player, action)
-        except RuleError as exc:
-            return ReplayResult(game, RecordError(
-                f"action {i + 1} ({entry['action']!r}, player {player}, round {game.round}): {exc}", i))
+
+    def apply_text(player: int, text: str) -> None:
+        game.apply(player, parse(text, game.maps[player].grid))
+
+    error = replay_actions(obj.get("actions"), len(game.players), apply_text, lambda: f", round {game.round}")
+    if error:
+        return ReplayResult(game, error)
     final = obj.get("final")
     if final is not None:
         got = [score(s).total for s in game.sheets]

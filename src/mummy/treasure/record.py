@@ -9,12 +9,11 @@ site's tiles, whose turn, and the result. It never shows a pile's hidden order.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any, Final
 
-from mummy.core.errors import MummyError, RuleError
 from mummy.core.grid import iter_bits
-from mummy.treasure.actions import Action, fmt, parse
+from mummy.core.records import RecordError, ReplayResult, check_header, replay_actions
+from mummy.treasure.actions import fmt, parse
 from mummy.treasure.content import sites
 from mummy.treasure.game import ROLLS, Seat, TreasureGame
 from mummy.treasure.odds import odds_many
@@ -22,12 +21,6 @@ from mummy.treasure.odds import odds_many
 RECORD_FORMAT: Final = "mummy.treasure.record"
 SNAPSHOT_FORMAT: Final = "mummy.treasure.state"
 VERSION: Final = 1
-
-
-class RecordError(MummyError):
-    def __init__(self, message: str, index: int | None = None) -> None:
-        self.index = index
-        super().__init__(message)
 
 
 def to_record(game: TreasureGame) -> dict[str, Any]:
@@ -49,25 +42,9 @@ def dumps_record(game: TreasureGame) -> str:
     return json.dumps(to_record(game), indent=1)
 
 
-@dataclass
-class ReplayResult:
-    game: TreasureGame
-    error: RecordError | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-
-def replay_record(obj: Any) -> ReplayResult:
+def replay_record(obj: Any) -> ReplayResult[TreasureGame]:
     """Replay with every action checked; malformed records raise :class:`RecordError`."""
-    if not isinstance(obj, dict) or obj.get("format") != RECORD_FORMAT:
-        raise RecordError(f"not a Treasure game record (format must be {RECORD_FORMAT!r})")
-    if obj.get("version") != VERSION:
-        raise RecordError(f"unsupported record version {obj.get('version')!r}")
-    seed = obj.get("seed")
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise RecordError("'seed' must be a non-negative integer")
+    seed = check_header(obj, RECORD_FORMAT, VERSION, "Treasure")
     seats_obj = obj.get("seats")
     if not isinstance(seats_obj, list) or not seats_obj:
         raise RecordError("'seats' must be a non-empty list")
@@ -86,23 +63,12 @@ def replay_record(obj: Any) -> ReplayResult:
         game = TreasureGame(seed, seats, movable=movable, first=first)
     except ValueError as exc:
         raise RecordError(str(exc)) from None
-    actions = obj.get("actions")
-    if not isinstance(actions, list):
-        raise RecordError("'actions' must be a list")
-    for i, entry in enumerate(actions):
-        player = entry.get("player") if isinstance(entry, dict) else None
-        if not isinstance(player, int) or isinstance(player, bool) \
-                or not isinstance(entry.get("action"), str):
-            return ReplayResult(game, RecordError(
-                f"action {i + 1}: expected {{'player': N, 'action': TEXT}}", i))
-        if not 0 <= player < len(seats):
-            return ReplayResult(game, RecordError(f"action {i + 1}: no seat {player}", i))
-        try:
-            action: Action = parse(entry["action"], game.grid(player))
-            game.apply(player, action)
-        except RuleError as exc:
-            return ReplayResult(game, RecordError(
-                f"action {i + 1} ({entry['action']!r}, seat {player}): {exc}", i))
+    def apply_text(player: int, text: str) -> None:
+        game.apply(player, parse(text, game.grid(player)))
+
+    error = replay_actions(obj.get("actions"), len(seats), apply_text)
+    if error:
+        return ReplayResult(game, error)
     final = obj.get("final")
     if final is not None:
         if not game.is_over:
