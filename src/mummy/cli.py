@@ -246,7 +246,8 @@ def _sim(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     unknown = [b for b in bots if b not in bot_names(args.game)]
     if not bots or unknown:
-        print(f"mummy sim: unknown bot(s) {unknown}; bots: {', '.join(bot_names(args.game))}", file=sys.stderr)
+        print(f"mummy sim: unknown bot(s) {', '.join(unknown) or '(none given)'}; "
+              f"bots: {', '.join(bot_names(args.game))}", file=sys.stderr)
         return 2
     site_list = [x.strip() for x in args.sites.split(",") if x.strip()]
     if args.game == "treasure":

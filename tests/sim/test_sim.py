@@ -3,9 +3,8 @@ the JSON lines, and reports."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -93,27 +92,33 @@ def test_cli_report_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "Traceback" not in capsys.readouterr().err
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.mark.skipif(shutil.which("ray", path=str(Path(sys.executable).parent)) is None,
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None,
                     reason="Ray is an optional dependency (pip install 'mummy[cluster]')")
 def test_ray_back_end_on_a_local_cluster_gives_the_same_results(tmp_path: Path) -> None:
-    ray = str(Path(sys.executable).parent / "ray")
-    port = _free_port()
-    env_dir = tempfile.mkdtemp(prefix="r", dir="/tmp")  # Ray's socket paths must stay short
-    start = subprocess.run([ray, "start", "--head", f"--port={port}", "--num-cpus=2", "--include-dashboard=false",
-                            "--disable-usage-stats", f"--temp-dir={env_dir}"],
-                           capture_output=True, text=True, timeout=120)
-    assert start.returncode == 0, start.stderr[-2000:]
+    """The test starts its own local Ray cluster (and stops only that one), then runs
+    the simulation on it as a separate driver, through the command line."""
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             _temp_dir=tempfile.mkdtemp(prefix="r", dir="/tmp"))  # Ray's socket paths must stay short
     try:
-        game_specs = specs("tomb", ["greedy"], 3, seed=40) + specs("treasure", ["strong", "greedy"], 2, seed=40)
-        on_ray = [strip(r) for r in run(game_specs, ray_address=f"127.0.0.1:{port}")]
-        local = [strip(r) for r in run(game_specs, jobs=1)]
-        assert on_ray == local
+        address = ray.get_runtime_context().gcs_address
+        outputs = {}
+        for name, extra in (("ray", ["--ray", address]), ("local", ["--jobs", "1"])):
+            out = tmp_path / f"{name}.jsonl"
+            done = subprocess.run([sys.executable, "-m", "mummy.cli", "sim", "tomb", "--bots", "greedy",
+                                   "--games", "3", "--seed", "40", "--quiet", "--out", str(out), *extra],
+                                  capture_output=True, text=True, timeout=300)
+            assert done.returncode == 0, done.stderr[-2000:]
+            outputs[name] = [strip(json.loads(line)) for line in out.read_text().splitlines()]
+        assert outputs["ray"] == outputs["local"] and len(outputs["ray"]) == 3
+        game_specs = specs("treasure", ["strong", "greedy"], 2, seed=40)
+        assert [strip(r) for r in run(game_specs, ray_address="local")] == [strip(r) for r in run(game_specs)]
     finally:
-        subprocess.run([ray, "stop", "--force"], capture_output=True, timeout=120)
-        shutil.rmtree(env_dir, ignore_errors=True)
+        ray.shutdown()
+
+
+def test_an_unreachable_ray_address_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ray")
+    assert main(["sim", "tomb", "--bots", "greedy", "--games", "1", "--quiet", "--ray", "ray://127.0.0.1:1"]) == 2
+    assert "cannot reach the Ray cluster" in capsys.readouterr().err

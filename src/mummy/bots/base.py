@@ -3,8 +3,9 @@
 An agent is seeded (its own :class:`random.Random`, never the global one) and
 deterministic for a seed: the same game, seat and seed give the same action. Its
 budget is *effort* (how much it searches), which keeps it deterministic; an optional
-time limit per decision caps the effort on slow machines (a decision cut short by the
-clock may differ from run to run, so simulations use effort only).
+time limit caps each search on slow machines (the Tomb's strong bot may run several
+searches for one decision, one per face of a die it thinks of buying; a search cut short
+by the clock may differ from run to run, so simulations use effort only).
 """
 
 from __future__ import annotations

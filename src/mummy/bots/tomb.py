@@ -235,9 +235,10 @@ class RandomTombAgent(SeededAgent):
         return self.rng.choice(game.legal_actions(seat))
 
 
-def _useful(game: TombGame, seat: int, actions: list[Action], late: bool) -> list[Action]:
+def _useful(game: TombGame, seat: int, actions: list[Action]) -> list[Action]:
     """Prune actions that are rarely worth a die: the Wand's erase unless it connects a
-    closed entrance or room, and Wand/Shovel closing moves before the last rounds."""
+    closed entrance or room, and a two-way Shovel square (it only moves an opening along).
+    Closing moves (a Wand wall, a one-way Shovel square) stay: the evaluation decides."""
     sheet = game.sheets[seat]
     m = sheet.map
     out = []
@@ -266,8 +267,7 @@ class GreedyTombAgent(SeededAgent):
         if len(legal) == 1:
             return legal[0]
         sheet = game.sheets[seat]
-        late = game.round >= ROUNDS - 1 or sheet.phase != PLAY
-        candidates = _useful(game, seat, legal, late) or [a for a in legal if a.kind != BUY]
+        candidates = _useful(game, seat, legal) or [a for a in legal if a.kind != BUY]
         if any(a.kind == END for a in legal):
             candidates.append(Action(END))
         base = gain(sheet)
@@ -342,12 +342,12 @@ class StrongTombAgent(SeededAgent):
 
     def _candidates(self, game: TombGame, seat: int, seq: list[Action], everything: bool) -> list[Action]:
         sheet = game.sheets[seat]
-        late = game.round >= ROUNDS - 2 or sheet.phase != PLAY
         legal = game.legal_actions(seat)
         acts = ([a for a in legal if a.kind not in (END, BUY)] if everything
-                else _useful(game, seat, legal, late))
-        # Coins: turn a die only towards a use, never back and forth; chosen dice only
-        # for a value that defeats something or hits the Mummy.
+                else _useful(game, seat, legal))
+        # Coins: turn dice one way only in a round, never back and forth. Chosen dice (3
+        # coins) of any value by default (choose_any); else only values that defeat
+        # something or hit the Mummy.
         adjusted = [a for a in seq if a.kind in (UP, DOWN)]
         out = []
         for a in acts:

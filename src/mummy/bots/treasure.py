@@ -2,8 +2,8 @@
 
 * ``random``: a uniformly random legal action.
 * ``greedy``: takes the biggest tile it can as soon as it can, in the first place it fits
-  (reading the site like a page); otherwise rerolls every die that does not serve the
-  biggest top tile that fits.
+  (reading the site like a page); otherwise makes the exact best reroll (R6) towards the
+  biggest top tile that fits (or, failing that, the next biggest).
 * ``strong``: values each top tile by its area *and* by what its best placement does to
   the rest of the site: a square that no tile still in the piles can ever cover is a
   square lost, so placements that hug the border and the tiles already down, and leave

@@ -121,13 +121,13 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 def _tomb_sections(rows: list[dict[str, Any]]) -> list[str]:
     out = []
-    by_map: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_map: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
-        by_map[r["map"]].append(r)
-    for map_id, group in by_map.items():
+        by_map[(r["map"], r["mode"])].append(r)
+    for (map_id, mode), group in by_map.items():
         summary = summarise(group)
         bots = summary["bots"]
-        out.append(f"<h2>{_esc(map_id)} ({len(group)} games, mode {group[0]['mode']})</h2>")
+        out.append(f"<h2>{_esc(map_id)}, {_esc(mode)} mode ({len(group)} games)</h2>")
         out.append(_table(["bot", "players", "mean", "median", "p10", "p90", "s per game"],
                           [[b, v["players"], v["mean"], v["median"], v["p10"], v["p90"], v["seconds_per_game"]]
                            for b, v in bots.items()]))

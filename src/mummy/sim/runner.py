@@ -42,6 +42,11 @@ def specs(game: str, bots: Sequence[str], games: int, seed: int, *, map_id: str 
     return out
 
 
+def bot_seed(spec: GameSpec, seat: int) -> int:
+    """Each seat's bot gets its own seed, distinct across the games of a run."""
+    return spec.seed * 1000 + seat
+
+
 def play_one(spec: GameSpec) -> dict[str, Any]:
     """Play one game to the end and describe it as one JSON-ready dict."""
     if spec.game == "tomb":
@@ -58,7 +63,7 @@ def _play_tomb(spec: GameSpec) -> dict[str, Any]:
 
     players = [PlayerSetup(f"{bot}-{i + 1}", spec.map, spec.mode) for i, bot in enumerate(spec.bots)]
     game = TombGame(spec.seed, players)
-    agents = [make_agent("tomb", bot, spec.seed * 8 + i) for i, bot in enumerate(spec.bots)]
+    agents = [make_agent("tomb", bot, bot_seed(spec, i)) for i, bot in enumerate(spec.bots)]
     started = time.perf_counter()
     while not game.is_over:
         seat = next(i for i, s in enumerate(game.sheets) if s.phase in ("play", "after"))
@@ -98,7 +103,7 @@ def _play_treasure(spec: GameSpec) -> dict[str, Any]:
     site_of = spec.sites or tuple(names[i % len(names)] for i in range(len(spec.bots)))
     seats = [Seat(f"{bot}-{i + 1}", site_of[i]) for i, bot in enumerate(spec.bots)]
     game = TreasureGame(spec.seed, seats, movable=spec.movable)
-    agents = [make_agent("treasure", bot, spec.seed * 8 + i) for i, bot in enumerate(spec.bots)]
+    agents = [make_agent("treasure", bot, bot_seed(spec, i)) for i, bot in enumerate(spec.bots)]
     takes: dict[str, int] = {p: 0 for p in game.pile_names}
     chances: list[tuple[str, float, bool]] = []  # (pile, chance at the first roll, taken that turn)
     started = time.perf_counter()
@@ -179,10 +184,14 @@ def _ray_results(game_specs: Sequence[GameSpec], address: str) -> Iterator[dict[
             from None
     started_here = not ray.is_initialized()
     if started_here:
-        if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, log_to_driver=False)
+        try:
+            if address == "local":
+                ray.init(include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=address, log_to_driver=False)
+        except Exception as exc:  # Ray raises many kinds; the user needs the reason, not a traceback
+            raise RuntimeError(f"cannot reach the Ray cluster at {address}: {exc} "
+                               "(for ray:// addresses install ray[client])") from None
     try:
         remote: Callable[..., Any] = ray.remote(play_one).remote
         refs = [remote(s) for s in game_specs]

@@ -86,7 +86,8 @@ def _treasure(rows: list[dict[str, Any]]) -> dict[str, Any]:
         entry: dict[str, Any] = {"seats": n, "mean_turns": round(statistics.mean(turns[bot]), 2)}
         if solo:
             entry["finished_rate"] = round(finished[bot] / n, 3)
-            done = [t for t, row in zip(turns[bot], rows, strict=False) if row["reason"] == "full"]
+            done = [row["turns"][seat] for row in rows for seat, b in enumerate(row["bots"])
+                    if b == bot and row["reason"] == "full"]
             entry["mean_turns_finished"] = round(statistics.mean(done), 2) if done else None
         else:
             entry["win_rate"] = round(wins[bot] / n, 3)
