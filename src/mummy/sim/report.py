@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mummy.sim.summary import ACHIEVEMENTS, summarise
+from mummy.tomb.content import map_ids, map_spec
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 CSS = """
@@ -147,11 +148,22 @@ def _tomb_sections(rows: list[dict[str, Any]]) -> list[str]:
         line_names = list(next(iter(bots.values()))["lines"])
         charts.append(bar_chart("Mean points per scoring line", line_names,
                                 {b: [v["lines"][k] for k in line_names] for b, v in bots.items()}))
-        charts.append(bar_chart("Monsters defeated, items collected, Mummy hits (mean)", list(kinds),
+        charts.append(bar_chart("Defeats, items and Mummy hits (mean)", list(kinds),
                                 {b: [sum(defeated[b][k]) / len(defeated[b][k]) for k in kinds] for b in bots}))
-        fkinds = list(next(iter(found.values())))
-        charts.append(bar_chart("Findings collected (mean per game)", fkinds,
-                                {b: [sum(found[b][k]) / len(found[b][k]) for k in fkinds] for b in bots}))
+        # How often each finding of the map is collected: found / on the map.
+        spec = map_spec(map_id) if map_id in map_ids() else None
+        if spec is not None:
+            available = {"oozes": len(spec.oozes), "mimics": len(spec.mimics),
+                         "sarcophagi": sum(1 for r in spec.rooms if r.finding == "sarcophagus"),
+                         "golems": len(spec.golems), "gems": sum(1 for r in spec.rooms if r.finding == "gem"),
+                         "keys": spec.key_track}
+            fkinds = list(available)
+            charts.append(bar_chart("Share of the map's findings collected", fkinds,
+                                    {b: [sum(found[b][k]) / len(found[b][k]) / available[k] for k in fkinds]
+                                     for b in bots}, fmt="{:.0%}"))
+            coins = {b: sum(found[b]["coins"]) / len(found[b]["coins"]) for b in bots}
+            out.append('<p class="note">Coins gained per game (floor and rewards): '
+                       + ", ".join(f"{_esc(b)} {v:.1f}" for b, v in coins.items()) + ".</p>")
         out.append('<div class="charts">' + "".join(charts) + "</div>")
         out.append("<h3>Achievements (share of sheets)</h3>")
         out.append(_table(["bot", *ACHIEVEMENTS],
