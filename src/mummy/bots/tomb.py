@@ -35,7 +35,7 @@ HIT_MULT: Final = (1, 1, 2, 2, 3, 3)
 class Weights:
     """The worth the strong bot puts on what is not yet points (tuned by simulation)."""
 
-    coin: float = 0.8
+    coin: float = 1.0
     key_needed: float = 3.0
     key_spare: float = 1.0
     ooze: float = 3.0
@@ -291,8 +291,8 @@ class StrongTombAgent(SeededAgent):
 
     name = "strong"
 
-    def __init__(self, seed: int = 0, time_limit: float | None = None, beam: int = 10,
-                 branch: int = 30, depth: int = 7, weights: Weights = W, choose_any: bool = True,
+    def __init__(self, seed: int = 0, time_limit: float | None = None, beam: int = 14,
+                 branch: int = 36, depth: int = 7, weights: Weights = W, choose_any: bool = True,
                  buy: bool = True) -> None:
         super().__init__(seed, time_limit)
         self.beam = beam
