@@ -57,8 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
     treasure = play_sub.add_parser("treasure", help="Mummy's Treasure (family dice game)")
     treasure.add_argument("--players", type=_positive, default=1, help="people at the table (hot seat)")
     treasure.add_argument("--seed", type=_seed, default=None, help="seed for shuffles and dice")
-    treasure.add_argument("--site", default=None, choices=list(treasure_sites()),
-                          help="the first player's site (the others take the next ones)")
+    treasure.add_argument("--site", default=None, choices=[*treasure_sites(), "random"],
+                          help="the first seat's site (the others take the next ones), "
+                               "or 'random': sites dealt at random (R2.1)")
+    treasure.add_argument("--first", default="1", help="the seat that starts (1-4), or 'random' (R2.3)")
     treasure.add_argument("--movable", action="store_true", help="R5.1: tiles may be rearranged")
     treasure.add_argument("--save", metavar="FILE", help="write the game record here when the game ends")
     treasure.add_argument("--bots", default="", help="bot seats after the people, e.g. strong")
@@ -131,7 +133,7 @@ def _play_treasure(args: argparse.Namespace) -> int:
     from mummy.bots.registry import make_agent
     from mummy.terminal.treasure_play import run
     from mummy.treasure.content import sites
-    from mummy.treasure.game import MAX_PLAYERS, Seat, TreasureGame
+    from mummy.treasure.game import MAX_PLAYERS, Seat, TreasureGame, deal_sites, random_first
 
     bots = _bot_list("treasure", args.bots)
     if bots is None:
@@ -140,14 +142,25 @@ def _play_treasure(args: argparse.Namespace) -> int:
         print(f"mummy play treasure: 1 to {MAX_PLAYERS} players, bots included (R2.1)", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else new_seed()
-    names = list(sites())
-    start = names.index(args.site) if args.site else 0
     labels = [f"player {i + 1}" for i in range(args.players)] + [f"{b} bot {i + 1}" for i, b in enumerate(bots)]
-    seats = [Seat(label, names[(start + i) % len(names)]) for i, label in enumerate(labels)]
+    if args.site == "random":
+        dealt = deal_sites(seed, len(labels))
+    else:
+        names = list(sites())
+        start = names.index(args.site) if args.site else 0
+        dealt = [names[(start + i) % len(names)] for i in range(len(labels))]
+    if args.first == "random":
+        first = random_first(seed, len(labels))
+    elif args.first.isdigit() and 1 <= int(args.first) <= len(labels):
+        first = int(args.first) - 1
+    else:
+        print(f"mummy play treasure: --first is a seat from 1 to {len(labels)}, or 'random'", file=sys.stderr)
+        return 2
+    seats = [Seat(label, site) for label, site in zip(labels, dealt, strict=True)]
     agents = {args.players + i: make_agent("treasure", b, seed + i) for i, b in enumerate(bots)}
     variant = " (movable tiles)" if args.movable else ""
-    print(f"Mummy's Treasure{variant}, seed {seed}. Type 'help' for the notation.")
-    run(TreasureGame(seed, seats, movable=args.movable), save_path=args.save, bots=agents)
+    print(f"Mummy's Treasure{variant}, seed {seed}; {seats[first].name} starts. Type 'help' for the notation.")
+    run(TreasureGame(seed, seats, movable=args.movable, first=first), save_path=args.save, bots=agents)
     return 0
 
 

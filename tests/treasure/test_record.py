@@ -142,3 +142,17 @@ def test_a_bot_seat_moves_by_itself() -> None:
         s.step(fmt(g.legal_actions(0)[0], g.grid(0)))
     assert len(g.history) > before and (g.is_over or g.state.current == 0)
     assert any(p == 1 for p, _ in g.history)
+
+
+def test_cli_deals_sites_and_first_player_at_random(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from mummy.treasure.game import deal_sites, random_first
+
+    monkeypatch.setattr("builtins.input", lambda prompt="": "quit")
+    assert main(["play", "treasure", "--seed", "4", "--players", "2", "--site", "random", "--first", "random"]) == 0
+    out = capsys.readouterr().out
+    first = random_first(4, 2)
+    assert f"player {first + 1} starts" in out
+    for site in deal_sites(4, 2):
+        assert site in out
+    assert main(["play", "treasure", "--first", "3"]) == 2

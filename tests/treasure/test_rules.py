@@ -292,3 +292,21 @@ def test_undo_back_to_the_last_roll() -> None:
     assert g.state == before
     with pytest.raises(IllegalActionError):
         g.undo()
+
+
+def test_R2_1_sites_dealt_at_random_are_distinct_and_seeded() -> None:
+    from mummy.treasure.game import deal_sites
+
+    dealt = deal_sites(9, 4)
+    assert sorted(dealt) == ["oasis", "pyramid", "temple", "valley"]
+    assert deal_sites(9, 3) == dealt[:3] and deal_sites(9, 4) == dealt
+    assert {tuple(deal_sites(s, 4)) for s in range(20)} != {tuple(dealt)}  # it does vary with the seed
+
+
+def test_R2_3_first_player_at_random_from_the_seed() -> None:
+    from mummy.treasure.game import random_first
+
+    firsts = {random_first(s, 3) for s in range(40)}
+    assert firsts == {0, 1, 2}
+    g = TreasureGame(1, 3, first=2)
+    assert g.state.current == 2 and g.legal_actions(0) == [] and g.legal_actions(2) == [Action("roll")]

@@ -70,6 +70,16 @@ def shuffle_pile(seed: int, pile: str, tiles: Sequence[str]) -> tuple[str, ...]:
     return tuple(order)
 
 
+def deal_sites(seed: int, players: int) -> list[str]:
+    """Distinct sites dealt at random from the seed (R2.1 "dealt at random")."""
+    return list(shuffle_pile(seed, "sites", list(sites())))[:players]
+
+
+def random_first(seed: int, players: int) -> int:
+    """The first player chosen at random from the seed (R2.3)."""
+    return draw(seed, "first", 0, sides=players) - 1
+
+
 def roll_die(seed: int, n: int) -> str:
     """The n-th die rolled in the game (R2.2)."""
     return SYMBOLS[draw(seed, "treasure-dice", n) - 1]
