@@ -95,6 +95,14 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("file")
     report.add_argument("--out", metavar="DIR", default="report")
 
+    serve = sub.add_parser("serve", help="the game server (HTTP and websockets)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", default="sqlite:///mummy.db", help="SQLAlchemy URL (default: ./mummy.db, SQLite)")
+
+    verify = sub.add_parser("verify", help="check a finished online game: its seed commitment and every roll")
+    verify.add_argument("file")
+
     sub.add_parser("maps", help="list the Tomb's maps")
     check = sub.add_parser("check-map", help="validate a Tomb map file (T10)")
     check.add_argument("file")
@@ -316,6 +324,61 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from mummy.server.app import create_app
+    except ImportError:
+        print("mummy serve: the server needs its dependencies: pip install 'mummy[server]'", file=sys.stderr)
+        return 2
+    app = create_app(args.db)
+    print(f"mummy server on http://{args.host}:{args.port}/ (database {args.db}); API docs at /docs")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    import hashlib
+
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            obj = json.load(fh)
+    except OSError as exc:
+        print(f"mummy verify: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as exc:
+        print(f"mummy verify: {args.file} is not JSON: line {exc.lineno}: {exc.msg}", file=sys.stderr)
+        return 2
+    fmt = obj.get("format") if isinstance(obj, dict) else None
+    kind = {"mummy.tomb.record": "tomb", "mummy.treasure.record": "treasure"}.get(fmt if isinstance(fmt, str) else "")
+    if kind is None or not isinstance(obj.get("commitment"), str) or not isinstance(obj.get("nonce"), str):
+        print("INVALID: not a finished online game's record (it needs format, seed, nonce and commitment)")
+        return 1
+    expected = hashlib.sha256(f"mummy:{kind}:{obj.get('seed')}:{obj['nonce']}".encode()).hexdigest()
+    if expected != obj["commitment"]:
+        print(f"INVALID: the seed and nonce do not match the commitment {obj['commitment']} published at the start")
+        return 1
+    if kind == "tomb":
+        from mummy.tomb.record import RecordError, replay_record
+    else:
+        from mummy.treasure.record import RecordError, replay_record  # type: ignore[assignment]
+    try:
+        result = replay_record(obj)
+    except RecordError as exc:
+        print(f"INVALID: {exc}")
+        return 1
+    if not result.ok:
+        print(f"INVALID: {result.error}")
+        return 1
+    if not result.game.is_over:
+        print("INVALID: the record does not finish the game")
+        return 1
+    print(f"VALID: the seed matches the commitment, and all {len(result.game.history)} actions replay "
+          "with the same rolls and shuffles")
+    return 0
+
+
 def _check_map(args: argparse.Namespace) -> int:
     from mummy.tomb.content import load_map_file
 
@@ -361,6 +424,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
             spec = map_spec(map_id)
             print(f"{map_id}: {spec.title}")
         return 0
+    if args.command == "serve":
+        return _serve(args)
+    if args.command == "verify":
+        return _verify(args)
     if args.command == "check-map":
         return _check_map(args)
     return 2

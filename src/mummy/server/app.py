@@ -1,0 +1,218 @@
+"""The FastAPI application: HTTP routes over :class:`~mummy.server.service.GameService`.
+
+Routes are thin: they validate the request's shape (pydantic), read the seat token from
+``Authorization: Bearer TOKEN``, call the service in a worker thread (sync routes), and
+turn a :class:`ServiceError` into a JSON error with its status. No engine is created at
+import time: :func:`create_app` builds everything.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from mummy import __version__
+from mummy.server.db import make_engine, migrate
+from mummy.server.service import GameService, ServiceError
+
+DEFAULT_DB = "sqlite:///mummy.db"
+MAX_MESSAGE = 4096  # bytes of one websocket message
+MAX_RATE = 20  # messages a connection may send per second (a burst of this many, refilled)
+MAX_CONNECTIONS = 64  # websocket connections per game
+# Close codes (RFC 6455 and the IANA registry).
+CLOSE_UNSUPPORTED = 1003  # binary frames
+CLOSE_INVALID = 1007  # not JSON
+CLOSE_POLICY = 1008  # unknown message type, flooding, bad token
+CLOSE_TOO_BIG = 1009
+CLOSE_TRY_LATER = 1013  # too many connections on this game
+
+
+class SeatIn(BaseModel):
+    name: str | None = Field(default=None, max_length=40)
+    bot: str | None = Field(default=None, max_length=16, description="random, greedy or strong; empty for a person")
+
+
+class CreateGame(BaseModel):
+    game: Literal["tomb", "treasure"]
+    seats: list[SeatIn] = Field(min_length=1, max_length=8)
+    map: str = Field(default="map1", max_length=16, description="Tomb map")
+    mode: str = Field(default="standard", max_length=16, description="Tomb mode (T8.2)")
+    sites: list[Annotated[str, Field(max_length=16)]] | None = Field(default=None, max_length=4,
+                                                                     description="Treasure sites, one per seat")
+    movable: bool = Field(default=False, description="Treasure movable-tiles variant (R5.1)")
+    first: int = Field(default=0, ge=0, le=3, description="Treasure: the seat that starts (R2.3)")
+    seed: int | None = Field(default=None, ge=0, lt=2**63, description="default: a secret random seed")
+
+
+class ActIn(BaseModel):
+    client_id: str = Field(min_length=1, max_length=64)
+    version: int = Field(ge=0, lt=2**31)
+    action: str = Field(min_length=1, max_length=64, description="notation, or 'undo'")
+
+
+class Tokens(BaseModel):
+    tokens: list[Annotated[str, Field(max_length=64)]] = Field(max_length=100)
+
+
+class Hub:
+    """The live websocket connections of each game (one process), for broadcasting."""
+
+    def __init__(self) -> None:
+        self.rooms: dict[str, dict[WebSocket, str | None]] = defaultdict(dict)
+
+    async def broadcast(self, svc: GameService, game_id: str) -> None:
+        """Send every connection of the game its own view of the new state."""
+        for ws, token in list(self.rooms.get(game_id, {}).items()):
+            try:
+                view = await run_in_threadpool(svc.view, game_id, token)
+                await ws.send_json({"type": "update", "version": view["version"], "state": view})
+            except Exception:  # a connection that went away; its handler cleans up
+                continue
+
+
+def _token(authorization: str | None) -> str | None:
+    if authorization and authorization.startswith("Bearer "):
+        return authorization[7:].strip() or None
+    return None
+
+
+def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> FastAPI:
+    """The web application on the database at ``db_url`` (migrated on start)."""
+    if service is None:
+        engine = make_engine(db_url)
+        migrate(engine)
+        service = GameService(engine)
+    svc = service
+    app = FastAPI(title="mummy", version=__version__,
+                  description="Online play of The Mummy's Tomb and Mummy's Treasure (docs/server.md).")
+    app.state.service = svc
+    hub = Hub()
+    app.state.hub = hub
+
+    @app.exception_handler(ServiceError)
+    def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse(status_code=exc.status, content={"error": exc.payload()})
+
+    @app.get("/api/health")
+    def health() -> dict[str, Any]:
+        return {"ok": True, "version": __version__}
+
+    @app.post("/api/games", status_code=201)
+    def create_game(body: CreateGame) -> dict[str, Any]:
+        config: dict[str, Any] = {"map": body.map, "mode": body.mode} if body.game == "tomb" else {
+            "sites": body.sites, "movable": body.movable, "first": body.first}
+        created = svc.create(body.game, [s.model_dump() for s in body.seats], config, body.seed)
+        for seat in created["seats"]:
+            if seat["token"]:
+                seat["invite"] = f"/play/{created['id']}#token={seat['token']}"
+        return created
+
+    @app.get("/api/games/{game_id}")
+    def get_game(game_id: str, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        return svc.view(game_id, _token(authorization))
+
+    @app.post("/api/games/{game_id}/actions")
+    async def act(game_id: str, body: ActIn,
+                  authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        token = _token(authorization)
+        try:
+            result = await run_in_threadpool(svc.act, game_id, token, body.client_id, body.version, body.action)
+        except ServiceError as exc:
+            if exc.code in ("stale", "illegal"):  # with the current state, to resynchronise
+                view = await run_in_threadpool(svc.view, game_id, token)
+                return JSONResponse(status_code=exc.status,  # type: ignore[return-value]
+                                    content={"error": exc.payload(), "state": view})
+            raise
+        if not result.get("repeated"):
+            await hub.broadcast(svc, game_id)  # committed first, told after
+        return {"result": result, "state": await run_in_threadpool(svc.view, game_id, token)}
+
+    @app.get("/api/games/{game_id}/record")
+    def record(game_id: str) -> dict[str, Any]:
+        return svc.record(game_id)
+
+    @app.post("/api/my-games")
+    def my_games(body: Tokens) -> dict[str, Any]:
+        return {"games": svc.games_of(body.tokens)}
+
+    @app.websocket("/ws/games/{game_id}")
+    async def live(ws: WebSocket, game_id: str, token: str | None = None) -> None:
+        """One connection per seat (with its token) or spectator (without). See docs/server.md."""
+        await ws.accept()
+        try:
+            view = await run_in_threadpool(svc.view, game_id, token)
+        except ServiceError as exc:
+            await ws.send_json({"type": "error", "error": exc.payload()})
+            await ws.close(code=CLOSE_POLICY)
+            return
+        room = hub.rooms[game_id]
+        if len(room) >= MAX_CONNECTIONS:
+            await ws.close(code=CLOSE_TRY_LATER, reason="too many connections on this game")
+            return
+        room[ws] = token
+        await ws.send_json({"type": "state", "version": view["version"], "state": view})
+        allowance, last = float(MAX_RATE), time.monotonic()
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                now = time.monotonic()
+                allowance = min(float(MAX_RATE), allowance + (now - last) * MAX_RATE)
+                last = now
+                if allowance < 1:
+                    await ws.close(code=CLOSE_POLICY, reason="too many messages")
+                    break
+                allowance -= 1
+                if message.get("bytes") is not None:
+                    await ws.close(code=CLOSE_UNSUPPORTED, reason="text frames only")
+                    break
+                text = message.get("text") or ""
+                if len(text.encode()) > MAX_MESSAGE:
+                    await ws.close(code=CLOSE_TOO_BIG, reason=f"messages are at most {MAX_MESSAGE} bytes")
+                    break
+                try:
+                    data = json.loads(text)
+                except ValueError:
+                    await ws.close(code=CLOSE_INVALID, reason="messages are JSON")
+                    break
+                kind = data.get("type") if isinstance(data, dict) else None
+                if kind == "action":
+                    await _ws_action(ws, game_id, token, data)
+                elif kind == "sync":
+                    view = await run_in_threadpool(svc.view, game_id, token)
+                    await ws.send_json({"type": "state", "version": view["version"], "state": view})
+                else:
+                    await ws.close(code=CLOSE_POLICY, reason="unknown message type")
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room.pop(ws, None)
+            if not room:
+                hub.rooms.pop(game_id, None)
+
+    async def _ws_action(ws: WebSocket, game_id: str, token: str | None, data: dict[str, Any]) -> None:
+        client_id, version, action = data.get("client_id"), data.get("version"), data.get("action")
+        try:
+            if token is None:
+                raise ServiceError(403, "forbidden", "spectators cannot act")
+            if not isinstance(version, int) or isinstance(version, bool):
+                raise ServiceError(422, "bad_request", "version is a whole number")
+            result = await run_in_threadpool(svc.act, game_id, token, client_id, version, action)  # type: ignore[arg-type]
+        except ServiceError as exc:
+            view = await run_in_threadpool(svc.view, game_id, token)
+            await ws.send_json({"type": "error", "client_id": client_id, "error": exc.payload(), "state": view})
+            return
+        await ws.send_json({"type": "result", "client_id": client_id, "result": result})
+        if not result.get("repeated"):
+            await hub.broadcast(svc, game_id)  # committed first, told after
+
+    return app

@@ -1,0 +1,57 @@
+"""Database tables. Wire schemas live in ``schemas``; these are storage only."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """A game: its kind and set-up, its secret seed and the public commitment to it."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "tomb" or "treasure"
+    config: Mapped[str] = mapped_column(Text)  # JSON set-up (players, map, sites...)
+    seed: Mapped[int] = mapped_column(BigInteger)  # secret until the game is over
+    nonce: Mapped[str] = mapped_column(String(64))  # secret salt of the commitment
+    commitment: Mapped[str] = mapped_column(String(64))  # SHA-256 hex, public from the start
+    version: Mapped[int] = mapped_column(Integer, default=0)  # entries in the action log
+    over: Mapped[bool] = mapped_column(default=False)
+    daily: Mapped[str | None] = mapped_column(String(10), nullable=True, index=True)
+    created: Mapped[datetime] = mapped_column(DateTime)
+
+
+class SeatRow(Base):
+    """A seat: a person (who holds the token) or a bot."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+
+
+class ActionRow(Base):
+    """One accepted action, in order. The log is the game: seed + log replays it."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "client_id", name="uq_actions_client"),)
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, ...
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(64))  # canonical notation, or "undo"
+    affects: Mapped[int] = mapped_column(Integer)  # the seat whose view it changed; -1: everyone
+    client_id: Mapped[str] = mapped_column(String(64))
+    result: Mapped[str] = mapped_column(Text)  # the JSON answer, repeated for a repeated client id
+    created: Mapped[datetime] = mapped_column(DateTime)

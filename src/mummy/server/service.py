@@ -1,0 +1,306 @@
+"""The service layer: games online, as the rules of play between people and the server.
+
+* A game's seed is secret; its SHA-256 commitment (with a secret nonce) is public from
+  the start, and both are revealed when the game ends, so anyone can check every roll
+  and shuffle (``mummy verify``).
+* Each seat has a secret token (only its SHA-256 is stored); the seat of an action comes
+  from the token, never from the request.
+* Every action carries a client id and the version (log length) it was made on. A
+  repeated client id is answered with the stored answer and applied once; a version
+  older than an entry that changed this seat's view is refused as stale.
+* An action is checked by the engine, then written to the log and committed, and only
+  then the game in memory moves on and anyone is told. If the write fails, the game in
+  memory is dropped and rebuilt from the log, which is the truth.
+* Bots play their seats right after the action that gives them the turn.
+
+All methods are synchronous and thread-safe (a lock per game): the web layer runs them
+in worker threads, so a thinking bot never blocks the event loop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from mummy.bots.registry import bot_names, make_agent
+from mummy.core.errors import RuleError
+from mummy.core.rng import new_seed
+from mummy.server.games import EVERYONE, KINDS, GameKind
+from mummy.server.models import ActionRow, GameRow, SeatRow
+
+MAX_NAME = 40
+
+
+class ServiceError(Exception):
+    """A refusal with an HTTP-like status, a code, and the engine's rule when it has one."""
+
+    def __init__(self, status: int, code: str, message: str, rule: str | None = None,
+                 where: str | None = None, version: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.where = where
+        self.version = version
+
+    def payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.rule:
+            out["rule"] = self.rule
+        if self.where:
+            out["where"] = self.where
+        if self.version is not None:
+            out["version"] = self.version
+        return out
+
+
+def commitment(kind: str, seed: int, nonce: str) -> str:
+    """SHA-256 of the game's secret seed (and nonce), published at the start."""
+    return hashlib.sha256(f"mummy:{kind}:{seed}:{nonce}".encode()).hexdigest()
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+@dataclass
+class _Live:
+    """A game in memory, rebuilt from the log whenever in doubt."""
+
+    row: GameRow
+    kind: GameKind
+    game: Any
+    config: dict[str, Any]
+    seats: list[SeatRow]
+    affects: list[int] = field(default_factory=list)  # per log entry
+    agents: dict[int, Any] = field(default_factory=dict)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def version(self) -> int:
+        return len(self.affects)
+
+
+class GameService:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._live: dict[str, _Live] = {}
+        self._guard = threading.Lock()
+
+    # -- creating ---------------------------------------------------------------------------
+    def create(self, kind: str, seats: list[dict[str, Any]], config: dict[str, Any] | None = None,
+               seed: int | None = None, daily: str | None = None) -> dict[str, Any]:
+        """A new game. Returns its id, the public commitment and each person's seat token."""
+        if kind not in KINDS:
+            raise ServiceError(422, "bad_request", f"unknown game {kind!r}; games: {', '.join(KINDS)}")
+        game_kind = KINDS[kind]
+        if not isinstance(seats, list) or not seats:
+            raise ServiceError(422, "bad_request", "a game needs at least one seat")
+        names, bots = [], []
+        for i, seat in enumerate(seats):
+            name = str(seat.get("name") or f"player {i + 1}")[:MAX_NAME]
+            bot = seat.get("bot")
+            if bot is not None and bot not in bot_names(kind):
+                raise ServiceError(422, "bad_request", f"unknown bot {bot!r}; bots: {', '.join(bot_names(kind))}")
+            names.append(name)
+            bots.append(bot)
+        try:
+            cfg = game_kind.validate(config or {}, len(seats))
+        except ValueError as exc:
+            raise ServiceError(422, "bad_request", str(exc)) from None
+        seed = new_seed() if seed is None else seed
+        nonce = secrets.token_hex(16)
+        game_id = secrets.token_urlsafe(12)
+        tokens: dict[int, str] = {i: secrets.token_urlsafe(24) for i, b in enumerate(bots) if b is None}
+        public = commitment(kind, seed, nonce)
+        row = GameRow(id=game_id, kind=kind, config=json.dumps(cfg), seed=seed, nonce=nonce,
+                      commitment=public, version=0, over=False, daily=daily, created=_now())
+        seat_rows = [SeatRow(game_id=game_id, seat=i, name=names[i], bot=bots[i],
+                             token_hash=_hash_token(tokens[i]) if i in tokens else None)
+                     for i in range(len(seats))]
+        with Session(self.engine) as s, s.begin():
+            s.add(row)
+            s.flush()  # the game before its seats (foreign keys)
+            s.add_all(seat_rows)
+        live = self._load(game_id)
+        with live.lock:
+            self._run_bots(live)
+        return {"id": game_id, "commitment": public,
+                "seats": [{"seat": i, "name": names[i], "bot": bots[i], "token": tokens.get(i)}
+                          for i in range(len(seats))]}
+
+    # -- loading ----------------------------------------------------------------------------
+    def _load(self, game_id: str) -> _Live:
+        with self._guard:
+            live = self._live.get(game_id)
+            if live is not None:
+                return live
+        with Session(self.engine) as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                raise ServiceError(404, "not_found", f"no game {game_id!r}")
+            seats = list(s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
+            log = list(s.scalars(select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)))
+            s.expunge_all()
+        kind = KINDS[row.kind]
+        config = json.loads(row.config)
+        game = kind.new(row.seed, config, [x.name for x in seats])
+        live = _Live(row, kind, game, config, seats)
+        for entry in log:  # the log was checked when written: replay it as it is
+            kind.apply(game, entry.seat, entry.text)
+            live.affects.append(entry.affects)
+        live.agents = {x.seat: make_agent(row.kind, x.bot, row.seed * 1000 + x.seat) for x in seats if x.bot}
+        with self._guard:
+            return self._live.setdefault(game_id, live)
+
+    def _forget(self, game_id: str) -> None:
+        with self._guard:
+            self._live.pop(game_id, None)
+
+    def _seat(self, live: _Live, token: str | None) -> int:
+        if not token:
+            raise ServiceError(401, "unauthorized", "this needs your seat's token")
+        digest = _hash_token(token)
+        for seat in live.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        raise ServiceError(403, "forbidden", "that token holds no seat in this game")
+
+    # -- acting -----------------------------------------------------------------------------
+    def act(self, game_id: str, token: str | None, client_id: str, version: int, text: str) -> dict[str, Any]:
+        """Apply a person's action; see the module docstring for ids and versions."""
+        if not isinstance(client_id, str) or not 1 <= len(client_id) <= 64:
+            raise ServiceError(422, "bad_request", "client_id is a string of 1 to 64 characters")
+        if not isinstance(text, str) or not 1 <= len(text) <= 64:
+            raise ServiceError(422, "bad_request", "action is a string of 1 to 64 characters")
+        live = self._load(game_id)
+        with live.lock:
+            seat = self._seat(live, token)
+            with Session(self.engine) as s:
+                earlier = s.scalar(select(ActionRow).where(ActionRow.game_id == game_id,
+                                                           ActionRow.client_id == client_id))
+            if earlier is not None:
+                if earlier.seat != seat:
+                    raise ServiceError(409, "conflict", "that client id was used by another seat")
+                return dict(json.loads(earlier.result), repeated=True)
+            if not isinstance(version, int) or isinstance(version, bool) or version < 0 \
+                    or version > live.version or any(a in (EVERYONE, seat) for a in live.affects[version:]):
+                raise ServiceError(409, "stale", f"the game has moved on to version {live.version}; "
+                                   "here is the current state", version=live.version)
+            result = self._apply(live, seat, text, client_id)
+            self._run_bots(live)
+            return result
+
+    def _apply(self, live: _Live, seat: int, text: str, client_id: str) -> dict[str, Any]:
+        game_id = live.row.id
+        try:
+            canonical, affects = live.kind.apply(live.game, seat, text)
+        except RuleError as exc:  # refused by the engine: nothing changed
+            raise ServiceError(422, "illegal", str(exc), rule=exc.rule, where=exc.where,
+                               version=live.version) from None
+        seq = live.version + 1
+        over = live.kind.is_over(live.game)
+        result = {"version": seq, "seat": seat, "action": canonical, "over": over}
+        try:
+            with Session(self.engine) as s, s.begin():
+                s.add(ActionRow(game_id=game_id, seq=seq, seat=seat, text=canonical, affects=affects,
+                                client_id=client_id, result=json.dumps(result), created=_now()))
+                row = s.get(GameRow, game_id)
+                assert row is not None
+                row.version = seq
+                row.over = over
+        except Exception as exc:
+            self._forget(game_id)  # the game in memory ran ahead of the log: rebuild it
+            if isinstance(exc, IntegrityError):
+                raise ServiceError(409, "conflict", "another action was recorded at the same time; retry") \
+                    from None
+            raise
+        live.affects.append(affects)
+        live.row.version, live.row.over = seq, over
+        return result
+
+    def _run_bots(self, live: _Live) -> list[dict[str, Any]]:
+        """Let bots play while it is a bot's turn (or a bot has dice to use)."""
+        played = []
+        while not live.kind.is_over(live.game):
+            seats = [s for s in live.kind.to_act(live.game) if s in live.agents]
+            if not seats:
+                break
+            seat = seats[0]
+            action = live.agents[seat].act(live.game, seat)
+            text = live.kind.legal(live.game, seat)[0] if action is None else self._text(live, seat, action)
+            played.append(self._apply(live, seat, text, f"bot:{live.version + 1}"))
+        return played
+
+    @staticmethod
+    def _text(live: _Live, seat: int, action: Any) -> str:
+        game = live.game
+        if live.kind.name == "tomb":
+            from mummy.tomb.actions import fmt
+
+            return fmt(action, game.maps[seat].grid)
+        from mummy.treasure.actions import fmt as tfmt
+
+        return tfmt(action, game.grid(seat))
+
+    # -- reading ----------------------------------------------------------------------------
+    def view(self, game_id: str, token: str | None = None) -> dict[str, Any]:
+        """The game as a seat (or a spectator, without a token) sees it."""
+        live = self._load(game_id)
+        with live.lock:
+            seat = self._seat(live, token) if token else None
+            over = live.kind.is_over(live.game)
+            out: dict[str, Any] = {
+                "id": game_id,
+                "game": live.row.kind,
+                "version": live.version,
+                "commitment": live.row.commitment,
+                "config": live.config,
+                "seats": [{"seat": x.seat, "name": x.name, "bot": x.bot} for x in live.seats],
+                "to_act": live.kind.to_act(live.game),
+                "over": over,
+                "you": seat,
+                "state": live.kind.view(live.game),
+            }
+            if seat is not None and not over:
+                out["legal"] = live.kind.legal(live.game, seat)
+            if over:
+                out["result"] = live.kind.result(live.game)
+                out["reveal"] = {"seed": live.row.seed, "nonce": live.row.nonce}
+            return out
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        """The finished game's record with its seed revealed (for ``mummy verify``)."""
+        live = self._load(game_id)
+        with live.lock:
+            if not live.kind.is_over(live.game):
+                raise ServiceError(409, "not_over", "the seed stays secret until the game is over")
+            record = live.kind.record(live.game)
+            record["commitment"] = live.row.commitment
+            record["nonce"] = live.row.nonce
+            return record
+
+    def games_of(self, tokens: list[str]) -> list[dict[str, Any]]:
+        """The games in which these tokens hold seats ("my games"), newest first."""
+        hashes = [_hash_token(t) for t in tokens[:100]]
+        if not hashes:
+            return []
+        with Session(self.engine) as s:
+            rows = s.execute(select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
+                             .where(SeatRow.token_hash.in_(hashes)).order_by(GameRow.created.desc())).all()
+            return [{"id": g.id, "game": g.kind, "seat": seat.seat, "name": seat.name, "version": g.version,
+                     "over": g.over} for seat, g in rows]
