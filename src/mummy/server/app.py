@@ -13,14 +13,14 @@ import time
 from collections import defaultdict
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from mummy import __version__
 from mummy.server.db import make_engine, migrate
-from mummy.server.service import GameService, ServiceError
+from mummy.server.service import GameService, ServiceError, today
 
 DEFAULT_DB = "sqlite:///mummy.db"
 MAX_MESSAGE = 4096  # bytes of one websocket message
@@ -137,6 +137,28 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
     @app.get("/api/games/{game_id}/record")
     def record(game_id: str) -> dict[str, Any]:
         return svc.record(game_id)
+
+    @app.get("/api/games/{game_id}/replay")
+    def replay(game_id: str, step: Annotated[int, Query(ge=0, lt=100_000)] = 0) -> dict[str, Any]:
+        return svc.replay(game_id, step)
+
+    @app.post("/api/daily/{game}", status_code=201)
+    def daily(game: Literal["tomb", "treasure"], body: SeatIn) -> dict[str, Any]:
+        created = svc.create_daily(game, body.name)
+        token = created["seats"][0]["token"]
+        created["seats"][0]["invite"] = f"/play/{created['id']}#token={token}"
+        return created
+
+    @app.get("/api/daily/{game}")
+    def daily_board(game: Literal["tomb", "treasure"], day: str | None = None) -> dict[str, Any]:
+        day = day or today()
+        return {"day": day, "leaderboard": svc.leaderboard(game, daily=day)}
+
+    @app.get("/api/leaderboards/{game}")
+    def leaderboard(game: Literal["tomb", "treasure"],
+                    where: Annotated[str | None, Query(max_length=16, description="map or site")] = None,
+                    ) -> dict[str, Any]:
+        return {"game": game, "where": where, "leaderboard": svc.leaderboard(game, where)}
 
     @app.post("/api/my-games")
     def my_games(body: Tokens) -> dict[str, Any]:

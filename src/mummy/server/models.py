@@ -27,6 +27,16 @@ class GameRow(Base):
     over: Mapped[bool] = mapped_column(default=False)
     daily: Mapped[str | None] = mapped_column(String(10), nullable=True, index=True)
     created: Mapped[datetime] = mapped_column(DateTime)
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON, once over
+
+
+class SecretRow(Base):
+    """Server secrets, made on first use (the key of the daily challenge seeds)."""
+
+    __tablename__ = "secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
 
 
 class SeatRow(Base):

@@ -20,12 +20,13 @@ in worker threads, so a thinking bot never blocks the event loop.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import secrets
 import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
@@ -35,9 +36,14 @@ from mummy.bots.registry import bot_names, make_agent
 from mummy.core.errors import RuleError
 from mummy.core.rng import new_seed
 from mummy.server.games import EVERYONE, KINDS, GameKind
-from mummy.server.models import ActionRow, GameRow, SeatRow
+from mummy.server.models import ActionRow, GameRow, SeatRow, SecretRow
 
 MAX_NAME = 40
+#: The daily challenge: one solo set-up per game, on one seed a day for everybody.
+DAILY: Final[dict[str, dict[str, Any]]] = {
+    "tomb": {"map": "map1", "mode": "standard"},
+    "treasure": {"sites": ["oasis"], "first": 0, "movable": False},
+}
 
 
 class ServiceError(Exception):
@@ -75,6 +81,11 @@ def _hash_token(token: str) -> str:
 
 def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
+
+
+def today() -> str:
+    """The current day (UTC) that names a daily challenge."""
+    return _now().date().isoformat()
 
 
 @dataclass
@@ -223,6 +234,8 @@ class GameService:
                 assert row is not None
                 row.version = seq
                 row.over = over
+                if over:
+                    row.result = json.dumps(live.kind.result(live.game))
         except Exception as exc:
             self._forget(game_id)  # the game in memory ran ahead of the log: rebuild it
             if isinstance(exc, IntegrityError):
@@ -280,8 +293,17 @@ class GameService:
                 out["legal"] = live.kind.legal(live.game, seat)
             if over:
                 out["result"] = live.kind.result(live.game)
-                out["reveal"] = {"seed": live.row.seed, "nonce": live.row.nonce}
+                if self._revealable(live.row):
+                    out["reveal"] = {"seed": live.row.seed, "nonce": live.row.nonce}
+            if live.row.daily:
+                out["daily"] = live.row.daily
             return out
+
+    @staticmethod
+    def _revealable(row: GameRow) -> bool:
+        """A seed is revealed when its game is over, and for the daily challenge only once
+        the day is over too: others are still playing on the same dice."""
+        return bool(row.over) and (row.daily is None or row.daily < today())
 
     def record(self, game_id: str) -> dict[str, Any]:
         """The finished game's record with its seed revealed (for ``mummy verify``)."""
@@ -289,6 +311,8 @@ class GameService:
         with live.lock:
             if not live.kind.is_over(live.game):
                 raise ServiceError(409, "not_over", "the seed stays secret until the game is over")
+            if not self._revealable(live.row):
+                raise ServiceError(409, "not_over", "a daily challenge's seed stays secret until the day is over")
             record = live.kind.record(live.game)
             record["commitment"] = live.row.commitment
             record["nonce"] = live.row.nonce
@@ -304,3 +328,77 @@ class GameService:
                              .where(SeatRow.token_hash.in_(hashes)).order_by(GameRow.created.desc())).all()
             return [{"id": g.id, "game": g.kind, "seat": seat.seat, "name": seat.name, "version": g.version,
                      "over": g.over} for seat, g in rows]
+
+    # -- daily challenge, leaderboards, replays ---------------------------------------------
+    def _secret(self, name: str) -> str:
+        with Session(self.engine) as s, s.begin():
+            row = s.get(SecretRow, name)
+            if row is None:
+                row = SecretRow(name=name, value=secrets.token_hex(32))
+                s.add(row)
+            return row.value
+
+    def daily_seed(self, kind: str, day: str) -> int:
+        """The day's seed for a game: a keyed hash of the day, secret until the day is over."""
+        key = self._secret("daily").encode()
+        digest = hmac.new(key, f"{kind}:{day}".encode(), hashlib.sha256).digest()
+        return int.from_bytes(digest[:8], "big") >> 1
+
+    def create_daily(self, kind: str, name: str | None = None) -> dict[str, Any]:
+        """A solo game on today's challenge seed (the same dice for everybody)."""
+        if kind not in DAILY:
+            raise ServiceError(422, "bad_request", f"unknown game {kind!r}")
+        day = today()
+        return self.create(kind, [{"name": name}], dict(DAILY[kind]), seed=self.daily_seed(kind, day), daily=day)
+
+    def leaderboard(self, kind: str, where: str | None = None, daily: str | None = None,
+                    limit: int = 20) -> list[dict[str, Any]]:
+        """Finished solo games, best first: the Tomb by score on a map, Treasure by the
+        fewest turns to fill a site. ``daily`` restricts to one day's challenge."""
+        if kind not in KINDS:
+            raise ServiceError(422, "bad_request", f"unknown game {kind!r}")
+        with Session(self.engine) as s:
+            query = select(GameRow).where(GameRow.kind == kind, GameRow.over.is_(True))
+            if daily is not None:
+                query = query.where(GameRow.daily == daily)
+            games = list(s.scalars(query))
+            names = {(x.game_id, x.seat): x.name for x in s.scalars(
+                select(SeatRow).where(SeatRow.game_id.in_([g.id for g in games])))}
+        rows = []
+        for g in games:
+            if (g.id, 1) in names or g.result is None:
+                continue  # solo games only
+            result, config = json.loads(g.result), json.loads(g.config)
+            entry: dict[str, Any] = {"id": g.id, "name": names.get((g.id, 0)), "daily": g.daily,
+                                     "finished": g.created.isoformat()}
+            if kind == "tomb":
+                if where not in (None, config["map"]):
+                    continue
+                entry.update(map=config["map"], score=result["scores"][0])
+            else:
+                if result["reason"] != "full" or where not in (None, config["sites"][0]):
+                    continue
+                entry.update(site=config["sites"][0], turns=result["turns"][0])
+            rows.append(entry)
+        if kind == "tomb":
+            rows.sort(key=lambda r: -r["score"])
+        else:
+            rows.sort(key=lambda r: r["turns"])
+        return rows[:limit]
+
+    def replay(self, game_id: str, step: int) -> dict[str, Any]:
+        """A finished game as it stood after its first ``step`` log entries."""
+        live = self._load(game_id)
+        with live.lock:
+            if not self._revealable(live.row):
+                raise ServiceError(409, "not_over", "replays open when the game (and its day) is over")
+        with Session(self.engine) as s:
+            log = list(s.scalars(select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)))
+        if not 0 <= step <= len(log):
+            raise ServiceError(422, "bad_request", f"step is 0 to {len(log)}")
+        game = live.kind.new(live.row.seed, live.config, [x.name for x in live.seats])
+        for entry in log[:step]:
+            live.kind.apply(game, entry.seat, entry.text)
+        return {"id": game_id, "step": step, "steps": len(log),
+                "action": {"seat": log[step - 1].seat, "action": log[step - 1].text} if step else None,
+                "state": live.kind.view(game)}

@@ -1,0 +1,75 @@
+"""Finished games: replays step by step, leaderboards, and the daily challenge."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from mummy.server import service as service_module
+from mummy.server.service import GameService, ServiceError
+
+
+def finish(service: GameService, game_id: str, token: str, pick: int = 0) -> None:
+    while not service.view(game_id)["over"]:
+        view = service.view(game_id, token)
+        legal = view["legal"]
+        service.act(game_id, token, f"c{view['version']}", view["version"], legal[pick % len(legal)])
+
+
+def solo(service: GameService, kind: str, seed: int, **config: object) -> tuple[str, str]:
+    created = service.create(kind, [{"name": f"n{seed}"}], dict(config), seed=seed)
+    return created["id"], created["seats"][0]["token"]
+
+
+def test_replay_step_by_step_once_over(service: GameService) -> None:
+    game_id, token = solo(service, "treasure", 4)
+    with pytest.raises(ServiceError):
+        service.replay(game_id, 0)  # not before the end
+    finish(service, game_id, token)
+    total = service.view(game_id)["version"]
+    start = service.replay(game_id, 0)
+    assert start["action"] is None and start["steps"] == total and start["state"]["rolls"] == 0
+    one = service.replay(game_id, 1)
+    assert one["action"] == {"seat": 0, "action": "roll"} and one["state"]["rolls"] == 1
+    assert service.replay(game_id, total)["state"]["over"] is True
+    with pytest.raises(ServiceError):
+        service.replay(game_id, total + 1)
+
+
+def test_leaderboards_rank_solo_games(service: GameService) -> None:
+    for seed in (1, 2, 3):
+        finish(service, *solo(service, "treasure", seed))
+    board = service.leaderboard("treasure", "oasis")
+    turns = [r["turns"] for r in board]
+    assert turns == sorted(turns) and all(r["site"] == "oasis" for r in board)
+    assert service.leaderboard("treasure", "temple") == []
+    two = service.create("treasure", [{"name": "a"}, {"name": "b"}], {}, seed=9)
+    assert all(r["id"] != two["id"] for r in service.leaderboard("treasure"))  # solo only
+
+
+def test_daily_challenge_same_dice_for_all_and_secret_until_the_day_ends(
+        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(service_module, "today", lambda: "2026-11-29")
+    a = service.create_daily("tomb", "ann")
+    b = service.create_daily("tomb", "bob")
+    va, vb = service.view(a["id"]), service.view(b["id"])
+    assert va["state"]["dice"] == vb["state"]["dice"] and va["daily"] == "2026-11-29"
+    assert a["commitment"] != b["commitment"]  # each game its own nonce
+    finish(service, a["id"], a["seats"][0]["token"], pick=-1)
+    assert "reveal" not in service.view(a["id"])
+    with pytest.raises(ServiceError, match="until the day is over"):
+        service.record(a["id"])
+    assert [r["name"] for r in service.leaderboard("tomb", daily="2026-11-29")] == ["ann"]
+    monkeypatch.setattr(service_module, "today", lambda: "2026-11-30")
+    assert service.view(a["id"])["reveal"]["seed"] == service.daily_seed("tomb", "2026-11-29")
+    assert service.daily_seed("tomb", "2026-11-30") != service.daily_seed("tomb", "2026-11-29")
+
+
+def test_routes(client: TestClient) -> None:
+    created = client.post("/api/daily/treasure", json={"name": "me"})
+    assert created.status_code == 201 and created.json()["seats"][0]["invite"].startswith("/play/")
+    board = client.get("/api/daily/treasure").json()
+    assert board["leaderboard"] == [] and len(board["day"]) == 10
+    assert client.get("/api/leaderboards/tomb?where=map1").json()["leaderboard"] == []
+    assert client.get(f"/api/games/{created.json()['id']}/replay?step=0").status_code == 409
+    assert client.get("/api/leaderboards/chess").status_code == 422
