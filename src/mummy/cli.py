@@ -87,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", metavar="FILE.jsonl", default=None, help="one JSON line per game")
     sim.add_argument("--map", default="map1", choices=map_ids(), help="Tomb map")
     sim.add_argument("--mode", default="standard", choices=list(MODES), help="Tomb mode")
-    sim.add_argument("--sites", default="", help="Treasure sites, comma-separated, one per seat")
+    sim.add_argument("--sites", default="", help="Treasure sites, comma-separated, one per seat (the bots "
+                     "rotate through the seats; the sites stay with the seats)")
     sim.add_argument("--movable", action="store_true", help="Treasure movable-tiles variant (R5.1)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -121,7 +122,9 @@ def _play_tomb(args: argparse.Namespace) -> int:
     players = [PlayerSetup(f"player {i + 1}", args.map, args.mode) for i in range(args.players)]
     players += [PlayerSetup(f"{b} bot {i + 1}", args.map, args.mode) for i, b in enumerate(bots)]
     agents = {args.players + i: make_agent("tomb", b, seed + i) for i, b in enumerate(bots)}
-    print(f"The Mummy's Tomb on {args.map}, seed {seed}. Type 'help' for the notation.")
+    # A seed drawn at random stays unsaid (it fixes every future roll); the record keeps it.
+    shown = f", seed {seed}" if args.seed is not None else ""
+    print(f"The Mummy's Tomb on {args.map}{shown}. Type 'help' for the notation.")
     run(TombGame(seed, players), save_path=args.save, bots=agents)
     return 0
 
@@ -159,7 +162,7 @@ def _play_treasure(args: argparse.Namespace) -> int:
         dealt = [names[(start + i) % len(names)] for i in range(len(labels))]
     if args.first == "random":
         first = random_first(seed, len(labels))
-    elif args.first.isdigit() and 1 <= int(args.first) <= len(labels):
+    elif args.first.isdecimal() and args.first.isascii() and 1 <= int(args.first) <= len(labels):
         first = int(args.first) - 1
     else:
         print(f"mummy play treasure: --first is a seat from 1 to {len(labels)}, or 'random'", file=sys.stderr)
@@ -167,7 +170,8 @@ def _play_treasure(args: argparse.Namespace) -> int:
     seats = [Seat(label, site) for label, site in zip(labels, dealt, strict=True)]
     agents = {args.players + i: make_agent("treasure", b, seed + i) for i, b in enumerate(bots)}
     variant = " (movable tiles)" if args.movable else ""
-    print(f"Mummy's Treasure{variant}, seed {seed}; {seats[first].name} starts. Type 'help' for the notation.")
+    shown = f", seed {seed}" if args.seed is not None else ""
+    print(f"Mummy's Treasure{variant}{shown}; {seats[first].name} starts. Type 'help' for the notation.")
     run(TreasureGame(seed, seats, movable=args.movable, first=first), save_path=args.save, bots=agents)
     return 0
 
@@ -277,11 +281,15 @@ def _sim(args: argparse.Namespace) -> int:
             return 2
         bad = [x for x in site_list if x not in sites()]
         if bad or (site_list and len(site_list) != len(bots)):
-            print(f"mummy sim: --sites needs one of {', '.join(sites())} per bot", file=sys.stderr)
+            print(f"mummy sim: --sites needs one of {', '.join(sites())} per seat", file=sys.stderr)
             return 2
     game_specs = specs(args.game, bots, args.games, args.seed, map_id=args.map, mode=args.mode,
                        sites=site_list, movable=args.movable)
-    out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
+    try:
+        out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
+    except OSError as exc:
+        print(f"mummy sim: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
+        return 2
     rows = []
     try:
         for row in run(game_specs, jobs=args.jobs, ray_address=args.ray, progress=not args.quiet):
@@ -310,16 +318,33 @@ def _report(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"mummy report: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError:
+        print(f"mummy report: {args.file} is not UTF-8 text", file=sys.stderr)
+        return 2
     except json.JSONDecodeError as exc:
         print(f"mummy report: {args.file} line {exc.lineno}: not JSON ({exc.msg})", file=sys.stderr)
         return 2
-    if not rows or not all(isinstance(r, dict) and r.get("game") in ("tomb", "treasure") for r in rows):
-        print(f"mummy report: {args.file} holds no simulation lines (from mummy sim --out)", file=sys.stderr)
-        return 2
+    needs = {"tomb": {"game", "seed", "bots", "scores", "breakdown", "achievements", "sheets", "map", "mode",
+                      "seconds"},
+             "treasure": {"game", "seed", "bots", "squares", "places", "turns", "reason", "takes", "chances"}}
+    for number, row in enumerate(rows, start=1):
+        game = row.get("game") if isinstance(row, dict) else None
+        missing = needs[game] - set(row) if game in needs else None
+        if missing is None or missing:
+            print(f"mummy report: {args.file} line {number} is not a line of mummy sim --out"
+                  + (f" (missing {', '.join(sorted(missing))})" if missing else ""), file=sys.stderr)
+            return 2
     if len({r["game"] for r in rows}) > 1:
         print("mummy report: the file mixes both games", file=sys.stderr)
         return 2
-    path = write_report(rows, args.out, source=args.file)
+    if not rows:
+        print(f"mummy report: {args.file} holds no games", file=sys.stderr)
+        return 2
+    try:
+        path = write_report(rows, args.out, source=args.file)
+    except OSError as exc:
+        print(f"mummy report: cannot write to {args.out}: {exc.strerror}", file=sys.stderr)
+        return 2
     print(f"wrote {path}")
     return 0
 

@@ -122,3 +122,20 @@ def test_an_unreachable_ray_address_is_a_clear_error(capsys: pytest.CaptureFixtu
     pytest.importorskip("ray")
     assert main(["sim", "tomb", "--bots", "greedy", "--games", "1", "--quiet", "--ray", "ray://127.0.0.1:1"]) == 2
     assert "cannot reach the Ray cluster" in capsys.readouterr().err
+
+
+def test_report_escapes_what_it_reads(tmp_path: Path) -> None:
+    rows = [play_one(s) for s in specs("treasure", ["greedy"], 1, seed=2)]
+    rows[0]["seed"] = "<script>alert(1)</script>"
+    page = write_report(rows, tmp_path / "x").read_text()
+    assert "<script>" not in page and "&lt;script&gt;" in page
+
+
+def test_solo_treasure_summary_counts_turns_when_full_and_squares_when_not() -> None:
+    rows = [play_one(s) for s in specs("treasure", ["random"], 3, seed=5)]
+    summary = summarise(rows)["bots"]["random"]
+    full = [r["turns"][0] for r in rows if r["reason"] == "full"]
+    stuck = [r["squares"][0] for r in rows if r["reason"] != "full"]
+    assert summary["mean_turns_finished"] == (round(statistics.mean(full), 2) if full else None)
+    assert summary["mean_squares_unfinished"] == (round(statistics.mean(stuck), 2) if stuck else None)
+    assert format_summary(summarise(rows)).splitlines()[1].split()[:4] == ["bot", "games", "finished", "turns"]

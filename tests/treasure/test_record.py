@@ -156,3 +156,29 @@ def test_cli_deals_sites_and_first_player_at_random(monkeypatch: pytest.MonkeyPa
     for site in deal_sites(4, 2):
         assert site in out
     assert main(["play", "treasure", "--first", "3"]) == 2
+
+
+def test_a_person_cannot_undo_a_bots_move() -> None:
+    from mummy.bots.registry import make_agent
+    from mummy.treasure.game import Seat
+
+    g = TreasureGame(1, [Seat("me", "oasis"), Seat("bot", "valley")], first=1)
+    s = TreasureSession(g, bots={1: make_agent("treasure", "greedy", 0)})
+    assert g.state.current == 0 and g.history[-1][0] == 1
+    assert s.step("undo") == "Cannot undo: the last move was a bot's."
+    assert g.state.current == 0
+
+
+def test_cli_bad_files_and_options_never_trace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "treasure", "--first", "²"]) == 2
+    assert main(["sim", "treasure", "--games", "1", "--quiet", "--out", "/nonexistent/dir/x.jsonl"]) == 2
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"\xff\xfe")
+    assert main(["report", str(bad)]) == 2
+    bad.write_text('{"game": "treasure"}\n')
+    assert main(["report", str(bad)]) == 2
+    good = tmp_path / "g.jsonl"
+    assert main(["sim", "treasure", "--games", "1", "--quiet", "--out", str(good)]) == 0
+    assert main(["report", str(good), "--out", "/proc/nope"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "missing" in err and "cannot write" in err

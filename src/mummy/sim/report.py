@@ -114,6 +114,10 @@ def histogram(title: str, series: Mapping[str, Sequence[float]], bins: int = 16,
     return "".join(out)
 
 
+def _dash(value: object) -> object:
+    return "-" if value is None else value
+
+
 def _table(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     h = "".join(f"<th>{_esc(x)}</th>" for x in head)
     body = "".join("<tr>" + "".join(f"<td>{_esc(x)}</td>" for x in r) + "</tr>" for r in rows)
@@ -175,9 +179,9 @@ def _treasure_sections(rows: list[dict[str, Any]]) -> list[str]:
     summary = summarise(rows)
     out = [f"<h2>Results ({len(rows)} games)</h2>"]
     if summary["solo"]:
-        out.append(_table(["bot", "games", "mean turns", "finished", "mean turns when finished"],
-                          [[b, v["seats"], v["mean_turns"], f"{v['finished_rate']:.0%}", v["mean_turns_finished"]]
-                           for b, v in summary["bots"].items()]))
+        out.append(_table(["bot", "games", "finished", "mean turns when finished", "mean squares when not"],
+                          [[b, v["seats"], f"{v['finished_rate']:.0%}", _dash(v["mean_turns_finished"]),
+                            _dash(v["mean_squares_unfinished"])] for b, v in summary["bots"].items()]))
     else:
         out.append(_table(["bot", "seats played", "win rate", "mean turns"],
                           [[b, v["seats"], f"{v['win_rate']:.1%}", v["mean_turns"]]
@@ -226,7 +230,7 @@ def write_report(lines: list[dict[str, Any]], out_dir: str | Path, source: str =
     bots = ", ".join(sorted({b for r in lines for b in r["bots"]}))
     body = [f"<h1>{title}: simulation report</h1>",
             f'<p class="note">{len(lines)} games from {_esc(source or "a simulation")}; '
-            f"seeds {lines[0]['seed']}..{lines[-1]['seed']}; bots {_esc(bots)}.</p>"]
+            f"seeds {_esc(lines[0]['seed'])}..{_esc(lines[-1]['seed'])}; bots {_esc(bots)}.</p>"]
     body += _tomb_sections(lines) if game == "tomb" else _treasure_sections(lines)
     page = (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{title} report</title>"
             f"<meta name=viewport content='width=device-width, initial-scale=1'><style>{CSS}</style></head>"

@@ -85,10 +85,14 @@ def _treasure(rows: list[dict[str, Any]]) -> dict[str, Any]:
     for bot, n in seats_played.items():
         entry: dict[str, Any] = {"seats": n, "mean_turns": round(statistics.mean(turns[bot]), 2)}
         if solo:
+            # R4.3: a full site scores its turns; an unfinished one its squares.
             entry["finished_rate"] = round(finished[bot] / n, 3)
             done = [row["turns"][seat] for row in rows for seat, b in enumerate(row["bots"])
                     if b == bot and row["reason"] == "full"]
+            stuck = [row["squares"][seat] for row in rows for seat, b in enumerate(row["bots"])
+                     if b == bot and row["reason"] != "full"]
             entry["mean_turns_finished"] = round(statistics.mean(done), 2) if done else None
+            entry["mean_squares_unfinished"] = round(statistics.mean(stuck), 2) if stuck else None
         else:
             entry["win_rate"] = round(wins[bot] / n, 3)
         bots[bot] = entry
@@ -115,10 +119,12 @@ def format_summary(summary: dict[str, Any]) -> str:
                          f"{b['p90']:>7}  {ach}")
         return "\n".join(lines)
     if summary["solo"]:
-        lines.append(f"{'bot':<8} {'games':>6} {'mean turns':>11} {'finished':>9} {'turns when finished':>20}")
+        lines.append(f"{'bot':<8} {'games':>6} {'finished':>9} {'turns when finished':>20} "
+                     f"{'squares when not':>17}")
         for bot, b in summary["bots"].items():
-            lines.append(f"{bot:<8} {b['seats']:>6} {b['mean_turns']:>11} {b['finished_rate']:>9.0%} "
-                         f"{b['mean_turns_finished']!s:>20}")
+            turns_done = "-" if b["mean_turns_finished"] is None else b["mean_turns_finished"]
+            squares = "-" if b["mean_squares_unfinished"] is None else b["mean_squares_unfinished"]
+            lines.append(f"{bot:<8} {b['seats']:>6} {b['finished_rate']:>9.0%} {turns_done!s:>20} {squares!s:>17}")
     else:
         lines.append(f"{'bot':<8} {'seats':>6} {'win rate':>9} {'mean turns':>11}")
         for bot, b in summary["bots"].items():

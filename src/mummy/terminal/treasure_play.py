@@ -72,10 +72,13 @@ class TreasureSession(SessionBase):
         if word == "json":
             return json.dumps(snapshot(g), indent=1)
         if word == "undo":
+            if g.history and g.history[-1][0] in self.bots:
+                return "Cannot undo: the last move was a bot's."
             try:
                 g.undo()
             except RuleError as exc:
                 return f"Cannot undo: {exc.detail}."
+            self._bots_move()
             return "Undone.\n" + self.screen()
         if word == "save":
             parts = text.split(maxsplit=1)
