@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,cluster,server]'
+	$(PY) -m pip install --quiet -e '.[dev,cluster,server,postgres]'
 	touch $(STAMP)
 
 ## Terminal play of The Mummy's Tomb (the web server will take this over). ARGS="--seed 7"

@@ -1,7 +1,12 @@
-"""A fresh SQLite database per test, migrated; the service and the app on it."""
+"""A fresh database per test, migrated; the service and the app on it.
+
+Every test runs on SQLite, and again on PostgreSQL when ``MUMMY_TEST_POSTGRES`` holds the
+URL of a server the tests may wipe (``.ci/run`` starts one: ``.ci/postgres.sh``).
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,9 +21,22 @@ from mummy.server.db import make_engine, migrate
 from mummy.server.service import GameService
 
 
-@pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'games.db'}"
+POSTGRES = os.environ.get("MUMMY_TEST_POSTGRES")
+
+
+@pytest.fixture(params=["sqlite", *(["postgresql"] if POSTGRES else [])])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    assert POSTGRES
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(POSTGRES)
+    with engine.begin() as conn:  # a clean database for each test
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    return POSTGRES
 
 
 @pytest.fixture
