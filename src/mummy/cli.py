@@ -357,7 +357,14 @@ def _serve(args: argparse.Namespace) -> int:
     except ImportError:
         print("mummy serve: the server needs its dependencies: pip install 'mummy[server]'", file=sys.stderr)
         return 2
-    app = create_app(args.db)
+    try:
+        app = create_app(args.db)
+    except ImportError as exc:  # e.g. PostgreSQL without its driver
+        print(f"mummy serve: {exc.msg}; for PostgreSQL: pip install 'mummy[postgres]'", file=sys.stderr)
+        return 2
+    except Exception as exc:  # an unreachable or unusable database
+        print(f"mummy serve: cannot use the database {args.db}: {exc}", file=sys.stderr)
+        return 2
     print(f"mummy server on http://{args.host}:{args.port}/ (database {args.db}); API docs at /docs")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

@@ -20,7 +20,6 @@ from mummy.server.app import create_app
 from mummy.server.db import make_engine, migrate
 from mummy.server.service import GameService
 
-
 POSTGRES = os.environ.get("MUMMY_TEST_POSTGRES")
 
 

@@ -30,7 +30,8 @@ def test_create_gives_tokens_to_people_only_and_publishes_a_commitment(service: 
     assert [s["token"] is not None for s in created["seats"]] == [True, False]
     assert len(created["commitment"]) == 64
     view = service.view(created["id"])
-    assert view["config"] == {"map": "map2", "mode": "standard"} and view["commitment"] == created["commitment"]
+    assert view["config"] == {"map": "map2", "mode": "standard", "seed_chosen": True}
+    assert view["commitment"] == created["commitment"]
     for bad in (("chess", [{}], {}), ("tomb", [], {}), ("tomb", [{"bot": "genius"}], {}),
                 ("tomb", [{}], {"map": "map9"}), ("treasure", [{}] * 5, {}), ("treasure", [{}], {"sites": ["moon"]})):
         assert error(service.create, *bad).status == 422
@@ -136,3 +137,30 @@ def test_my_games_lists_the_games_of_my_tokens(service: GameService) -> None:
     mine = service.games_of([token])
     assert [g["id"] for g in mine] == [game_id]
     assert service.games_of([]) == [] and service.games_of(["nope"]) == []
+
+
+def test_bot_client_ids_are_reserved_and_a_chosen_seed_is_shown(service: GameService) -> None:
+    game_id, (token,) = tomb(service)
+    assert error(service.act, game_id, token, "bot:2", 0, "1:5a.r0@J1").status == 422
+    assert service.view(game_id)["config"]["seed_chosen"] is True
+    secret = service.create("tomb", [{"name": "me"}], {})
+    assert "seed_chosen" not in service.view(secret["id"])["config"]
+
+
+def test_bots_resume_when_a_game_is_loaded_again(service: GameService, db_url: str) -> None:
+    from sqlalchemy import delete
+    from sqlalchemy.orm import Session
+
+    from mummy.server.models import ActionRow, GameRow
+
+    created = service.create("treasure", [{"bot": "greedy"}, {"name": "me"}], {"first": 0}, seed=5)
+    game_id, token = created["id"], created["seats"][1]["token"]
+    before = service.view(game_id, token)
+    assert before["to_act"] == [1] and before["version"] > 0  # the bot has played its turn
+    with Session(service.engine) as s, s.begin():  # as if the server died before writing them
+        s.execute(delete(ActionRow).where(ActionRow.game_id == game_id))
+        row = s.get(GameRow, game_id)
+        assert row is not None
+        row.version = 0
+    reborn = GameService(make_engine(db_url))
+    assert reborn.view(game_id, token) == before  # the bot played again, the same moves

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
 from mummy import __version__
@@ -78,8 +79,9 @@ class Hub:
 
 
 def _token(authorization: str | None) -> str | None:
-    if authorization and authorization.startswith("Bearer "):
-        return authorization[7:].strip() or None
+    scheme, _, value = (authorization or "").partition(" ")
+    if scheme.lower() == "bearer":
+        return value.strip() or None
     return None
 
 
@@ -99,6 +101,11 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
     @app.exception_handler(ServiceError)
     def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse(status_code=exc.status, content={"error": exc.payload()})
+
+    @app.exception_handler(SQLAlchemyError)
+    def _database_error(_request: Request, _exc: SQLAlchemyError) -> JSONResponse:
+        return JSONResponse(status_code=503, content={"error": {
+            "code": "unavailable", "message": "the database is not answering; retry"}})
 
     @app.get("/api/health")
     def health() -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Database tables. Wire schemas live in ``schemas``; these are storage only."""
+"""Database tables (storage only; the wire schemas are in ``app``)."""
 
 from __future__ import annotations
 

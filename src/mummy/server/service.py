@@ -1,5 +1,8 @@
 """The service layer: games online, as the rules of play between people and the server.
 
+It keeps the storage code too (SQLAlchemy sessions over the tables of ``models``): the
+routes in ``app`` never touch the database.
+
 * A game's seed is secret; its SHA-256 commitment (with a secret nonce) is public from
   the start, and both are revealed when the game ends, so anyone can check every roll
   and shuffle (``mummy verify``).
@@ -19,6 +22,7 @@ in worker threads, so a thinking bot never blocks the event loop.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -39,6 +43,7 @@ from mummy.server.games import EVERYONE, KINDS, GameKind
 from mummy.server.models import ActionRow, GameRow, SeatRow, SecretRow
 
 MAX_NAME = 40
+BOT_ID: Final = "bot:"  # the prefix of the client ids of bots' actions
 #: The daily challenge: one solo set-up per game, on one seed a day for everybody.
 DAILY: Final[dict[str, dict[str, Any]]] = {
     "tomb": {"map": "map1", "mode": "standard"},
@@ -133,6 +138,8 @@ class GameService:
             cfg = game_kind.validate(config or {}, len(seats))
         except ValueError as exc:
             raise ServiceError(422, "bad_request", str(exc)) from None
+        if seed is not None and daily is None:
+            cfg["seed_chosen"] = True  # whoever chose it knows every roll: the view says so
         seed = new_seed() if seed is None else seed
         nonce = secrets.token_hex(16)
         game_id = secrets.token_urlsafe(12)
@@ -147,9 +154,7 @@ class GameService:
             s.add(row)
             s.flush()  # the game before its seats (foreign keys)
             s.add_all(seat_rows)
-        live = self._load(game_id)
-        with live.lock:
-            self._run_bots(live)
+        self._load(game_id)  # loading lets the bots make their first moves
         return {"id": game_id, "commitment": public,
                 "seats": [{"seat": i, "name": names[i], "bot": bots[i], "token": tokens.get(i)}
                           for i in range(len(seats))]}
@@ -176,7 +181,10 @@ class GameService:
             live.affects.append(entry.affects)
         live.agents = {x.seat: make_agent(row.kind, x.bot, row.seed * 1000 + x.seat) for x in seats if x.bot}
         with self._guard:
-            return self._live.setdefault(game_id, live)
+            live = self._live.setdefault(game_id, live)
+        with live.lock:
+            self._run_bots(live)  # a bot's turn cut short (a crash, a failed write) goes on
+        return live
 
     def _forget(self, game_id: str) -> None:
         with self._guard:
@@ -196,25 +204,36 @@ class GameService:
         """Apply a person's action; see the module docstring for ids and versions."""
         if not isinstance(client_id, str) or not 1 <= len(client_id) <= 64:
             raise ServiceError(422, "bad_request", "client_id is a string of 1 to 64 characters")
+        if client_id.startswith(BOT_ID):
+            raise ServiceError(422, "bad_request", f"client ids starting with {BOT_ID!r} are the bots'")
         if not isinstance(text, str) or not 1 <= len(text) <= 64:
             raise ServiceError(422, "bad_request", "action is a string of 1 to 64 characters")
-        live = self._load(game_id)
-        with live.lock:
-            seat = self._seat(live, token)
-            with Session(self.engine) as s:
-                earlier = s.scalar(select(ActionRow).where(ActionRow.game_id == game_id,
-                                                           ActionRow.client_id == client_id))
-            if earlier is not None:
-                if earlier.seat != seat:
-                    raise ServiceError(409, "conflict", "that client id was used by another seat")
-                return dict(json.loads(earlier.result), repeated=True)
-            if not isinstance(version, int) or isinstance(version, bool) or version < 0 \
-                    or version > live.version or any(a in (EVERYONE, seat) for a in live.affects[version:]):
-                raise ServiceError(409, "stale", f"the game has moved on to version {live.version}; "
-                                   "here is the current state", version=live.version)
-            result = self._apply(live, seat, text, client_id)
+        while True:
+            live = self._load(game_id)
+            with live.lock:
+                if self._live.get(game_id) is live:  # not dropped by a failed write meanwhile
+                    return self._act(live, token, client_id, version, text)
+
+    def _act(self, live: _Live, token: str | None, client_id: str, version: int, text: str) -> dict[str, Any]:
+        game_id = live.row.id
+        seat = self._seat(live, token)
+        with Session(self.engine) as s:
+            earlier = s.scalar(select(ActionRow).where(ActionRow.game_id == game_id,
+                                                       ActionRow.client_id == client_id))
+        if earlier is not None:
+            if earlier.seat != seat:
+                raise ServiceError(409, "conflict", "that client id was used by another seat")
+            return dict(json.loads(earlier.result), repeated=True)
+        if not isinstance(version, int) or isinstance(version, bool) or version < 0 \
+                or version > live.version or any(a in (EVERYONE, seat) for a in live.affects[version:]):
+            raise ServiceError(409, "stale", f"the game has moved on to version {live.version}; "
+                               "here is the current state", version=live.version)
+        result = self._apply(live, seat, text, client_id)
+        # The person's action stands even if a bot's move cannot be written now: the bots
+        # go on when the game is next loaded.
+        with contextlib.suppress(ServiceError):
             self._run_bots(live)
-            return result
+        return result
 
     def _apply(self, live: _Live, seat: int, text: str, client_id: str) -> dict[str, Any]:
         game_id = live.row.id
@@ -239,9 +258,9 @@ class GameService:
         except Exception as exc:
             self._forget(game_id)  # the game in memory ran ahead of the log: rebuild it
             if isinstance(exc, IntegrityError):
-                raise ServiceError(409, "conflict", "another action was recorded at the same time; retry") \
-                    from None
-            raise
+                raise ServiceError(409, "conflict", "the action could not be recorded (its client id or "
+                                   "place in the log was taken meanwhile); fetch the state and retry") from None
+            raise ServiceError(503, "unavailable", "the database did not take the action; retry") from exc
         live.affects.append(affects)
         live.row.version, live.row.over = seq, over
         return result
@@ -256,7 +275,7 @@ class GameService:
             seat = seats[0]
             action = live.agents[seat].act(live.game, seat)
             text = live.kind.legal(live.game, seat)[0] if action is None else self._text(live, seat, action)
-            played.append(self._apply(live, seat, text, f"bot:{live.version + 1}"))
+            played.append(self._apply(live, seat, text, f"{BOT_ID}{live.version + 1}"))
         return played
 
     @staticmethod
