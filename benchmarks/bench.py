@@ -147,7 +147,16 @@ def bench_bots(quick: bool) -> Figures:
     return out
 
 
-BENCHES: list[Callable[[bool], Figures]] = [bench_tomb, bench_treasure, bench_bots]
+def bench_server(quick: bool) -> Figures:
+    """Action round trips with 200 websocket players (50 with --quick), the bare echo
+    beside them, and SIGKILL restarts (skipped with --quick). See server_bench.py."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from server_bench import bench_server as run_server_bench
+
+    return run_server_bench(quick)
+
+
+BENCHES: list[Callable[[bool], Figures]] = [bench_tomb, bench_treasure, bench_bots, bench_server]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,7 +33,9 @@ def test_state_on_connect_then_result_and_update(client: TestClient) -> None:
         stale = ws.receive_json()
         assert stale["type"] == "error" and stale["error"]["code"] == "stale" and stale["state"]["version"] == 1
         ws.send_json({"type": "sync", "version": 0})
-        assert ws.receive_json()["version"] == 1  # what it missed
+        resync = ws.receive_json()
+        assert resync["version"] == 1  # the current state, and what it missed
+        assert resync["missed"] == [{"version": 1, "seat": 0, "action": "1:5a.r0@J1"}]
 
 
 def test_other_seats_and_spectators_see_updates_and_spectators_cannot_act(client: TestClient) -> None:
@@ -88,3 +90,9 @@ def test_bad_token_is_refused(client: TestClient) -> None:
         with pytest.raises(WebSocketDisconnect) as info:
             ws.receive_json()
         assert info.value.code == 1008
+
+
+def test_echo(client: TestClient) -> None:
+    with client.websocket_connect("/ws/echo") as ws:
+        ws.send_text("ping")
+        assert ws.receive_text() == "ping"

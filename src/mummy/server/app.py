@@ -171,6 +171,20 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
     def my_games(body: Tokens) -> dict[str, Any]:
         return {"games": svc.games_of(body.tokens)}
 
+    @app.websocket("/ws/echo")
+    async def echo(ws: WebSocket) -> None:
+        """A bare echo, for measuring the websocket round trip itself (``make bench``)."""
+        await ws.accept()
+        try:
+            while True:
+                text = await ws.receive_text()
+                if len(text) > MAX_MESSAGE:
+                    await ws.close(code=CLOSE_TOO_BIG)
+                    return
+                await ws.send_text(text)
+        except (WebSocketDisconnect, KeyError):
+            return
+
     @app.websocket("/ws/games/{game_id}")
     async def live(ws: WebSocket, game_id: str, token: str | None = None) -> None:
         """One connection per seat (with its token) or spectator (without). See docs/server.md."""
@@ -216,8 +230,12 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
                 if kind == "action":
                     await _ws_action(ws, game_id, token, data)
                 elif kind == "sync":
+                    since = data.get("version")
                     view = await run_in_threadpool(svc.view, game_id, token)
-                    await ws.send_json({"type": "state", "version": view["version"], "state": view})
+                    reply: dict[str, Any] = {"type": "state", "version": view["version"], "state": view}
+                    if isinstance(since, int) and not isinstance(since, bool) and 0 <= since <= view["version"]:
+                        reply["missed"] = await run_in_threadpool(svc.log_since, game_id, since)
+                    await ws.send_json(reply)
                 else:
                     await ws.close(code=CLOSE_POLICY, reason="unknown message type")
                     break

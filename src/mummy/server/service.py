@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -103,6 +103,7 @@ class _Live:
     config: dict[str, Any]
     seats: list[SeatRow]
     affects: list[int] = field(default_factory=list)  # per log entry
+    answers: dict[str, tuple[int, str]] = field(default_factory=dict)  # client id -> (seat, result JSON)
     agents: dict[int, Any] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
@@ -179,6 +180,7 @@ class GameService:
         for entry in log:  # the log was checked when written: replay it as it is
             kind.apply(game, entry.seat, entry.text)
             live.affects.append(entry.affects)
+            live.answers[entry.client_id] = (entry.seat, entry.result)
         live.agents = {x.seat: make_agent(row.kind, x.bot, row.seed * 1000 + x.seat) for x in seats if x.bot}
         with self._guard:
             live = self._live.setdefault(game_id, live)
@@ -215,15 +217,12 @@ class GameService:
                     return self._act(live, token, client_id, version, text)
 
     def _act(self, live: _Live, token: str | None, client_id: str, version: int, text: str) -> dict[str, Any]:
-        game_id = live.row.id
         seat = self._seat(live, token)
-        with Session(self.engine) as s:
-            earlier = s.scalar(select(ActionRow).where(ActionRow.game_id == game_id,
-                                                       ActionRow.client_id == client_id))
+        earlier = live.answers.get(client_id)  # the log's client ids, kept with the game
         if earlier is not None:
-            if earlier.seat != seat:
+            if earlier[0] != seat:
                 raise ServiceError(409, "conflict", "that client id was used by another seat")
-            return dict(json.loads(earlier.result), repeated=True)
+            return dict(json.loads(earlier[1]), repeated=True)
         if not isinstance(version, int) or isinstance(version, bool) or version < 0 \
                 or version > live.version or any(a in (EVERYONE, seat) for a in live.affects[version:]):
             raise ServiceError(409, "stale", f"the game has moved on to version {live.version}; "
@@ -245,16 +244,15 @@ class GameService:
         seq = live.version + 1
         over = live.kind.is_over(live.game)
         result = {"version": seq, "seat": seat, "action": canonical, "over": over}
+        answer = json.dumps(result)
         try:
             with Session(self.engine) as s, s.begin():
                 s.add(ActionRow(game_id=game_id, seq=seq, seat=seat, text=canonical, affects=affects,
-                                client_id=client_id, result=json.dumps(result), created=_now()))
-                row = s.get(GameRow, game_id)
-                assert row is not None
-                row.version = seq
-                row.over = over
+                                client_id=client_id, result=answer, created=_now()))
+                values: dict[str, Any] = {"version": seq, "over": over}
                 if over:
-                    row.result = json.dumps(live.kind.result(live.game))
+                    values["result"] = json.dumps(live.kind.result(live.game))
+                s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
         except Exception as exc:
             self._forget(game_id)  # the game in memory ran ahead of the log: rebuild it
             if isinstance(exc, IntegrityError):
@@ -262,6 +260,7 @@ class GameService:
                                    "place in the log was taken meanwhile); fetch the state and retry") from None
             raise ServiceError(503, "unavailable", "the database did not take the action; retry") from exc
         live.affects.append(affects)
+        live.answers[client_id] = (seat, answer)
         live.row.version, live.row.over = seq, over
         return result
 
@@ -421,3 +420,10 @@ class GameService:
         return {"id": game_id, "step": step, "steps": len(log),
                 "action": {"seat": log[step - 1].seat, "action": log[step - 1].text} if step else None,
                 "state": live.kind.view(game)}
+
+    def log_since(self, game_id: str, version: int) -> list[dict[str, Any]]:
+        """The log entries after ``version``: what a client that comes back has missed."""
+        with Session(self.engine) as s:
+            rows = s.scalars(select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq > version)
+                             .order_by(ActionRow.seq))
+            return [{"version": r.seq, "seat": r.seat, "action": r.text} for r in rows]

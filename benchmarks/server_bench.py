@@ -1,0 +1,189 @@
+"""Server figures for `make bench`: action round trips under load, and crash restarts.
+
+The server runs as its own process on loopback (uvicorn, SQLite in WAL mode). 200
+websocket clients, each the only person in its own Tomb game, play at once: each waits a
+moment (``THINK``), sends an action, and times the round trip to its result. A bare websocket echo on the same
+server, measured in the same run, is the floor. Then the server is killed with SIGKILL
+at random points while it is played, restarted, and every acknowledged action checked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+#: Seconds a player waits between actions: a quick player, not a flood (the server cuts
+#: floods off). 200 players at this pace send about 200 actions a second.
+THINK = (0.5, 1.5)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _call(url: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, headers=headers, method="POST" if body is not None else "GET")
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.loads(resp.read())
+
+
+def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen([sys.executable, "-m", "mummy.cli", "serve", "--port", str(port), "--db", db],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(600):
+        try:
+            _call(f"http://127.0.0.1:{port}/api/health")
+            return proc
+        except (urllib.error.URLError, ConnectionError, OSError):
+            time.sleep(0.025)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def _player(base: str, game_id: str, token: str, actions: int, out: list[float], seed: int) -> None:
+    rng = random.Random(seed)
+    async with connect(f"ws://{base}/ws/games/{game_id}?token={token}", max_size=2**22) as ws:
+        state = json.loads(await ws.recv())["state"]
+        for n in range(actions):
+            await asyncio.sleep(rng.uniform(*THINK))  # a quick player, not a flood
+            if state["over"] or not state.get("legal"):
+                return
+            move = {"type": "action", "client_id": f"a{n}", "version": state["version"], "action": state["legal"][0]}
+            started = time.perf_counter()
+            await ws.send(json.dumps(move))
+            while True:
+                message = json.loads(await ws.recv())
+                if message["type"] in ("result", "error"):
+                    break
+            out.append((time.perf_counter() - started) * 1000)
+            while True:  # the update that follows carries the new state
+                message = json.loads(await ws.recv())
+                if message["type"] in ("update", "state"):
+                    state = message["state"]
+                    break
+
+
+async def _echo(base: str, count: int, out: list[float]) -> None:
+    rng = random.Random(0)
+    async with connect(f"ws://{base}/ws/echo") as ws:
+        for _ in range(count):
+            await asyncio.sleep(rng.uniform(*THINK) / 10)
+            started = time.perf_counter()
+            await ws.send("x" * 200)
+            await ws.recv()
+            out.append((time.perf_counter() - started) * 1000)
+
+
+async def _load(base: str, games: list[tuple[str, str]], actions: int) -> tuple[list[float], list[float]]:
+    rtts: list[float] = []
+    echoes: list[float] = []
+    await asyncio.gather(*(_player(base, g, t, actions, rtts, i) for i, (g, t) in enumerate(games)),
+                         _echo(base, actions * 10, echoes))
+    return rtts, echoes
+
+
+def load_figures(clients: int = 200, actions: int = 10) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        port = _free_port()
+        proc = start_server(f"sqlite:///{Path(tmp) / 'bench.db'}", port)
+        try:
+            base = f"127.0.0.1:{port}"
+            games = []
+            for i in range(clients):
+                created = _call(f"http://{base}/api/games", {"game": "tomb", "seats": [{"name": f"p{i}"}]})
+                games.append((created["id"], created["seats"][0]["token"]))
+            rtts, echoes = asyncio.run(_load(base, games, actions))
+        finally:
+            proc.kill()
+            proc.wait()
+    return {
+        "server.action_p50_ms": round(statistics.median(rtts), 2),
+        "server.action_p99_ms": round(_percentile(rtts, 0.99), 2),
+        "server.echo_p99_ms": round(_percentile(echoes, 0.99), 2),
+        "server.actions_measured": float(len(rtts)),
+    }
+
+
+def crash_figures(cycles: int = 50, seed: int = 7) -> dict[str, float]:
+    rng = random.Random(seed)
+    tried = ok = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        db = f"sqlite:///{Path(tmp) / 'crash.db'}"
+        port = _free_port()
+        base = f"http://127.0.0.1:{port}"
+        proc = start_server(db, port)
+        created = _call(f"{base}/api/games", {"game": "tomb", "seats": [{"name": "me"}, {"bot": "greedy"}]})
+        game_id, token = created["id"], created["seats"][0]["token"]
+        acknowledged: dict[str, dict[str, Any]] = {}
+        try:
+            for cycle in range(cycles):
+                tried += 1
+                killer = threading.Timer(rng.uniform(0.05, 0.5), lambda p=proc: os.kill(p.pid, signal.SIGKILL))
+                killer.start()
+                try:
+                    for _ in range(40):
+                        view = _call(f"{base}/api/games/{game_id}", token=token)
+                        if view["over"]:
+                            created = _call(f"{base}/api/games", {"game": "tomb", "seats": [{"name": "me"}]})
+                            game_id, token = created["id"], created["seats"][0]["token"]
+                            acknowledged.clear()
+                            continue
+                        cid = f"c{cycle}-{view['version']}"
+                        body = {"client_id": cid, "version": view["version"], "action": view["legal"][0]}
+                        acknowledged[cid] = _call(f"{base}/api/games/{game_id}/actions", body, token)["result"]
+                except (urllib.error.URLError, ConnectionError, OSError):
+                    pass
+                finally:
+                    killer.cancel()
+                    if proc.poll() is None:
+                        os.kill(proc.pid, signal.SIGKILL)
+                    proc.wait()
+                proc = start_server(db, port)
+                intact = all(
+                    _call(f"{base}/api/games/{game_id}/actions",
+                          {"client_id": cid, "version": 0, "action": r["action"]}, token)["result"]
+                    == dict(r, repeated=True) for cid, r in acknowledged.items())
+                ok += intact
+        finally:
+            proc.kill()
+            proc.wait()
+    return {"server.crash_restarts_tried": float(tried), "server.crash_restarts_ok": float(ok)}
+
+
+def bench_server(quick: bool) -> dict[str, float]:
+    figures = load_figures(clients=50 if quick else 200, actions=5 if quick else 10)
+    if not quick:
+        figures.update(crash_figures())
+    return figures
+
+
+if __name__ == "__main__":
+    for key, value in bench_server("--quick" in sys.argv).items():
+        print(f"{key:<28} {value}")
