@@ -164,3 +164,36 @@ def test_bots_resume_when_a_game_is_loaded_again(service: GameService, db_url: s
         row.version = 0
     reborn = GameService(make_engine(db_url))
     assert reborn.view(game_id, token) == before  # the bot played again, the same moves
+
+
+def test_simultaneous_end_of_round_from_every_player_is_applied_exactly_once(service: GameService) -> None:
+    import threading
+
+    created = service.create("tomb", [{"name": f"p{i}"} for i in range(4)], {}, seed=FIVE_FIVE)
+    game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
+    for seat, token in enumerate(tokens):  # everyone uses their dice
+        v = service.view(game_id, token)
+        while "end" not in v["legal"]:
+            service.act(game_id, token, f"x{seat}-{v['version']}", v["version"], v["legal"][0])
+            v = service.view(game_id, token)
+    version = service.view(game_id)["version"]
+    barrier = threading.Barrier(len(tokens) * 2)
+    answers: list[object] = []
+
+    def end(token: str, seat: int) -> None:
+        barrier.wait()
+        try:
+            answers.append(service.act(game_id, token, f"end{seat}", version, "end"))
+        except ServiceError as exc:
+            answers.append(exc)
+
+    threads = [threading.Thread(target=end, args=(t, i)) for i, t in enumerate(tokens)]
+    threads += [threading.Thread(target=end, args=(t, i)) for i, t in enumerate(tokens)]  # each sent twice
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    view = service.view(game_id)
+    assert view["state"]["round"] == 2  # the round advanced once
+    assert view["version"] == version + len(tokens)  # one end per player, no more
+    assert sum(1 for a in answers if isinstance(a, dict) and a.get("repeated")) == len(tokens)
