@@ -8,9 +8,9 @@ fi
 version=$(pg_lsclusters -h | awk 'NR==1 {print $1}')
 if [ -z "$version" ]; then
   version=$(ls /usr/lib/postgresql | sort -n | tail -1)
-  pg_createcluster "$version" main > /dev/null
+  pg_createcluster "$version" main > /dev/null 2>&1
 fi
-pg_ctlcluster "$version" main start 2> /dev/null || true
+pg_ctlcluster "$version" main start > /dev/null 2>&1 || true
 for _ in $(seq 1 50); do
   pg_isready -q -h 127.0.0.1 -p 5432 && break
   sleep 0.2
