@@ -8,16 +8,18 @@ import time: :func:`create_app` builds everything.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections import defaultdict
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
 
+import anyio
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
-from starlette.concurrency import run_in_threadpool
 
 from mummy import __version__
 from mummy.server.db import make_engine, migrate
@@ -60,6 +62,22 @@ class ActIn(BaseModel):
 
 class Tokens(BaseModel):
     tokens: list[Annotated[str, Field(max_length=64)]] = Field(max_length=100)
+
+
+T = TypeVar("T")
+
+#: Service calls run in worker threads, so a thinking bot never blocks the event loop;
+#: only a few at once, since the work is Python under one lock (the GIL): more threads
+#: would only make each one wait longer for its turn.
+WORKERS = 4
+_limiter: anyio.CapacityLimiter | None = None
+
+
+async def run_in_threadpool(fn: Callable[..., T], *args: object) -> T:
+    global _limiter
+    if _limiter is None:
+        _limiter = anyio.CapacityLimiter(WORKERS)
+    return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=_limiter)
 
 
 class Hub:
@@ -253,7 +271,7 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
                 raise ServiceError(403, "forbidden", "spectators cannot act")
             if not isinstance(version, int) or isinstance(version, bool):
                 raise ServiceError(422, "bad_request", "version is a whole number")
-            result = await run_in_threadpool(svc.act, game_id, token, client_id, version, action)  # type: ignore[arg-type]
+            result = await run_in_threadpool(svc.act, game_id, token, client_id, version, action)
         except ServiceError as exc:
             view = await run_in_threadpool(svc.view, game_id, token)
             await ws.send_json({"type": "error", "client_id": client_id, "error": exc.payload(), "state": view})
