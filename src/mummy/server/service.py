@@ -155,7 +155,7 @@ class GameService:
         seat_rows = [SeatRow(game_id=game_id, seat=i, name=names[i], bot=bots[i],
                              token_hash=_hash_token(tokens[i]) if i in tokens else None)
                      for i in range(len(seats))]
-        with Session(self.engine) as s, s.begin():
+        with self._writes, Session(self.engine) as s, s.begin():
             s.add(row)
             s.flush()  # the game before its seats (foreign keys)
             s.add_all(seat_rows)
@@ -353,7 +353,7 @@ class GameService:
 
     # -- daily challenge, leaderboards, replays ---------------------------------------------
     def _secret(self, name: str) -> str:
-        with Session(self.engine) as s, s.begin():
+        with self._writes, Session(self.engine) as s, s.begin():
             row = s.get(SecretRow, name)
             if row is None:
                 row = SecretRow(name=name, value=secrets.token_hex(32))
