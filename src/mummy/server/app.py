@@ -70,27 +70,32 @@ T = TypeVar("T")
 #: only a few at once, since the work is Python under one lock (the GIL): more threads
 #: would only make each one wait longer for its turn.
 WORKERS = 4
-_limiter: anyio.CapacityLimiter | None = None
 
 
-async def run_in_threadpool(fn: Callable[..., T], *args: object) -> T:
-    global _limiter
-    if _limiter is None:
-        _limiter = anyio.CapacityLimiter(WORKERS)
-    return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=_limiter)
+class Workers:
+    """The app's worker threads for service calls (a limiter made in the app's loop)."""
+
+    def __init__(self) -> None:
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    async def run(self, fn: Callable[..., T], *args: object) -> T:
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(WORKERS)
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=self._limiter)
 
 
 class Hub:
     """The live websocket connections of each game (one process), for broadcasting."""
 
-    def __init__(self) -> None:
+    def __init__(self, workers: Workers) -> None:
         self.rooms: dict[str, dict[WebSocket, str | None]] = defaultdict(dict)
+        self.workers = workers
 
     async def broadcast(self, svc: GameService, game_id: str) -> None:
         """Send every connection of the game its own view of the new state."""
         for ws, token in list(self.rooms.get(game_id, {}).items()):
             try:
-                view = await run_in_threadpool(svc.view, game_id, token)
+                view = await self.workers.run(svc.view, game_id, token)
                 await ws.send_json({"type": "update", "version": view["version"], "state": view})
             except Exception:  # a connection that went away; its handler cleans up
                 continue
@@ -113,7 +118,9 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
     app = FastAPI(title="mummy", version=__version__,
                   description="Online play of The Mummy's Tomb and Mummy's Treasure (docs/server.md).")
     app.state.service = svc
-    hub = Hub()
+    workers = Workers()
+    run_in_threadpool = workers.run
+    hub = Hub(workers)
     app.state.hub = hub
 
     @app.exception_handler(ServiceError)
