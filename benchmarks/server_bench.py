@@ -14,52 +14,22 @@ import json
 import os
 import random
 import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
 
+from mummy.server.process import call, free_port, start
+
 #: Seconds a player waits between actions: a quick player, not a flood (the server cuts
 #: floods off). 200 players at this pace send about 200 actions a second.
 THINK = (0.5, 1.5)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _call(url: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, headers=headers, method="POST" if body is not None else "GET")
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return json.loads(resp.read())
-
-
-def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([sys.executable, "-m", "mummy.cli", "serve", "--port", str(port), "--db", db],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(600):
-        try:
-            _call(f"http://127.0.0.1:{port}/api/health")
-            return proc
-        except (urllib.error.URLError, ConnectionError, OSError):
-            time.sleep(0.025)
-    proc.kill()
-    raise RuntimeError("the server did not start")
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -111,13 +81,13 @@ async def _load(base: str, games: list[tuple[str, str]], actions: int) -> tuple[
 
 def load_figures(clients: int = 200, actions: int = 10) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
-        port = _free_port()
-        proc = start_server(f"sqlite:///{Path(tmp) / 'bench.db'}", port)
+        port = free_port()
+        proc = start(f"sqlite:///{Path(tmp) / 'bench.db'}", port)
         try:
             base = f"127.0.0.1:{port}"
             games = []
             for i in range(clients):
-                created = _call(f"http://{base}/api/games", {"game": "tomb", "seats": [{"name": f"p{i}"}]})
+                created = call(f"http://{base}/api/games", {"game": "tomb", "seats": [{"name": f"p{i}"}]})
                 games.append((created["id"], created["seats"][0]["token"]))
             rtts, echoes = asyncio.run(_load(base, games, actions))
         finally:
@@ -136,10 +106,10 @@ def crash_figures(cycles: int = 50, seed: int = 7) -> dict[str, float]:
     tried = ok = 0
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{Path(tmp) / 'crash.db'}"
-        port = _free_port()
+        port = free_port()
         base = f"http://127.0.0.1:{port}"
-        proc = start_server(db, port)
-        created = _call(f"{base}/api/games", {"game": "tomb", "seats": [{"name": "me"}, {"bot": "greedy"}]})
+        proc = start(db, port)
+        created = call(f"{base}/api/games", {"game": "tomb", "seats": [{"name": "me"}, {"bot": "greedy"}]})
         game_id, token = created["id"], created["seats"][0]["token"]
         acknowledged: dict[str, dict[str, Any]] = {}
         try:
@@ -149,15 +119,15 @@ def crash_figures(cycles: int = 50, seed: int = 7) -> dict[str, float]:
                 killer.start()
                 try:
                     for _ in range(40):
-                        view = _call(f"{base}/api/games/{game_id}", token=token)
+                        view = call(f"{base}/api/games/{game_id}", token=token)
                         if view["over"]:
-                            created = _call(f"{base}/api/games", {"game": "tomb", "seats": [{"name": "me"}]})
+                            created = call(f"{base}/api/games", {"game": "tomb", "seats": [{"name": "me"}]})
                             game_id, token = created["id"], created["seats"][0]["token"]
                             acknowledged.clear()
                             continue
                         cid = f"c{cycle}-{view['version']}"
                         body = {"client_id": cid, "version": view["version"], "action": view["legal"][0]}
-                        acknowledged[cid] = _call(f"{base}/api/games/{game_id}/actions", body, token)["result"]
+                        acknowledged[cid] = call(f"{base}/api/games/{game_id}/actions", body, token)["result"]
                 except (urllib.error.URLError, ConnectionError, OSError):
                     pass
                 finally:
@@ -165,9 +135,9 @@ def crash_figures(cycles: int = 50, seed: int = 7) -> dict[str, float]:
                     if proc.poll() is None:
                         os.kill(proc.pid, signal.SIGKILL)
                     proc.wait()
-                proc = start_server(db, port)
+                proc = start(db, port)
                 intact = all(
-                    _call(f"{base}/api/games/{game_id}/actions",
+                    call(f"{base}/api/games/{game_id}/actions",
                           {"client_id": cid, "version": 0, "action": r["action"]}, token)["result"]
                     == dict(r, repeated=True) for cid, r in acknowledged.items())
                 ok += intact

@@ -204,19 +204,30 @@ def _keep(dice: str, reroll: str) -> str:
     return "".join(rest) or "nothing"
 
 
+_UNREADABLE = object()
+
+
+def _read_json(command: str, path: str) -> object:
+    """A JSON file's content, or _UNREADABLE after saying why on stderr."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except OSError as exc:
+        print(f"mummy {command}: cannot read {path}: {exc.strerror}", file=sys.stderr)
+    except UnicodeDecodeError:
+        print(f"mummy {command}: {path} is not UTF-8 text", file=sys.stderr)
+    except json.JSONDecodeError as exc:
+        print(f"mummy {command}: {path} is not JSON: line {exc.lineno}: {exc.msg}", file=sys.stderr)
+    return _UNREADABLE
+
+
 def _replay(args: argparse.Namespace) -> int:
     from mummy.render.tomb_text import render_sheet
     from mummy.tomb.record import RecordError, replay_record
     from mummy.tomb.scoring import score
 
-    try:
-        with open(args.file, encoding="utf-8") as fh:
-            obj = json.load(fh)
-    except OSError as exc:
-        print(f"mummy replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
-    except json.JSONDecodeError as exc:
-        print(f"mummy replay: {args.file} is not JSON: line {exc.lineno}: {exc.msg}", file=sys.stderr)
+    obj = _read_json("replay", args.file)
+    if obj is _UNREADABLE:
         return 2
     if isinstance(obj, dict) and obj.get("format") == "mummy.treasure.record":
         return _replay_treasure(obj, args.show)
@@ -373,16 +384,13 @@ def _serve(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     import hashlib
 
-    try:
-        with open(args.file, encoding="utf-8") as fh:
-            obj = json.load(fh)
-    except OSError as exc:
-        print(f"mummy verify: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+    obj = _read_json("verify", args.file)
+    if obj is _UNREADABLE:
         return 2
-    except json.JSONDecodeError as exc:
-        print(f"mummy verify: {args.file} is not JSON: line {exc.lineno}: {exc.msg}", file=sys.stderr)
-        return 2
-    fmt = obj.get("format") if isinstance(obj, dict) else None
+    if not isinstance(obj, dict):
+        print("INVALID: not a game record (a JSON object)")
+        return 1
+    fmt = obj.get("format")
     kind = {"mummy.tomb.record": "tomb", "mummy.treasure.record": "treasure"}.get(fmt if isinstance(fmt, str) else "")
     if kind is None or not isinstance(obj.get("commitment"), str) or not isinstance(obj.get("nonce"), str):
         print("INVALID: not a finished online game's record (it needs format, seed, nonce and commitment)")

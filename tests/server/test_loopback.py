@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 import urllib.request
@@ -16,18 +15,13 @@ from websockets.sync.client import connect
 
 from mummy.cli import main
 from mummy.server.app import create_app
+from mummy.server.process import free_port
 from mummy.server.service import GameService
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
 def server(service: GameService) -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     srv = uvicorn.Server(uvicorn.Config(create_app(service=service), host="127.0.0.1", port=port, log_level="error"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
