@@ -36,12 +36,20 @@ def test_replay_step_by_step_once_over(service: GameService) -> None:
         service.replay(game_id, total + 1)
 
 
-def test_leaderboards_rank_solo_games(service: GameService) -> None:
-    for seed in (1, 2, 3):
-        finish(service, *solo(service, "treasure", seed))
+def test_leaderboards_rank_solo_games_of_people_on_secret_seeds(service: GameService) -> None:
+    full = 0
+    for i in range(4):
+        created = service.create("treasure", [{"name": f"n{i}"}], {})
+        finish(service, created["id"], created["seats"][0]["token"])
+        full += service.view(created["id"])["result"]["reason"] == "full"  # R4.3: turns count when full
     board = service.leaderboard("treasure", "oasis")
     turns = [r["turns"] for r in board]
-    assert turns == sorted(turns) and all(r["site"] == "oasis" for r in board)
+    assert len(board) == full and turns == sorted(turns) and all(r["site"] == "oasis" for r in board)
+    tomb_game = service.create("tomb", [{"name": "t"}], {})
+    finish(service, tomb_game["id"], tomb_game["seats"][0]["token"])
+    assert [r["id"] for r in service.leaderboard("tomb", "map1")] == [tomb_game["id"]]
+    finish(service, *solo(service, "tomb", 1))  # a chosen seed: known dice, no record
+    assert len(service.leaderboard("tomb", "map1")) == 1
     assert service.leaderboard("treasure", "temple") == []
     two = service.create("treasure", [{"name": "a"}, {"name": "b"}], {}, seed=9)
     assert all(r["id"] != two["id"] for r in service.leaderboard("treasure"))  # solo only
@@ -73,3 +81,32 @@ def test_routes(client: TestClient) -> None:
     assert client.get("/api/leaderboards/tomb?where=map1").json()["leaderboard"] == []
     assert client.get(f"/api/games/{created.json()['id']}/replay?step=0").status_code == 409
     assert client.get("/api/leaderboards/chess").status_code == 422
+
+
+def test_finished_and_expired_games_take_no_more_actions(service: GameService,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    game_id, token = solo(service, "treasure", 4)
+    finish(service, game_id, token)
+    version = service.view(game_id)["version"]
+    for text in ("undo", "roll"):
+        with pytest.raises(ServiceError) as info:
+            service.act(game_id, token, f"late-{text}", version, text)
+        assert info.value.code == "over"
+    monkeypatch.setattr(service_module, "today", lambda: "2026-11-29")
+    daily = service.create_daily("tomb", "ann")
+    monkeypatch.setattr(service_module, "today", lambda: "2026-11-30")
+    with pytest.raises(ServiceError, match="has ended"):
+        service.act(daily["id"], daily["seats"][0]["token"], "x", service.view(daily["id"])["version"], "1:5a.r0@J1")
+
+
+def test_online_treasure_takes_and_passes_stand(service: GameService) -> None:
+    game_id, token = solo(service, "treasure", 4)
+    while True:  # play until a tile is taken
+        v = service.view(game_id, token)
+        takes = [a for a in v["legal"] if a.startswith("take:")]
+        service.act(game_id, token, f"c{v['version']}", v["version"], (takes or v["legal"])[0])
+        if takes:
+            break
+    with pytest.raises(ServiceError) as info:
+        service.act(game_id, token, "u", v["version"] + 1, "undo")
+    assert info.value.rule == "undo"  # it would show the pile's next tile, then take it back

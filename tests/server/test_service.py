@@ -197,3 +197,14 @@ def test_simultaneous_end_of_round_from_every_player_is_applied_exactly_once(ser
     assert view["state"]["round"] == 2  # the round advanced once
     assert view["version"] == version + len(tokens)  # one end per player, no more
     assert sum(1 for a in answers if isinstance(a, dict) and a.get("repeated")) == len(tokens)
+
+
+def test_unusual_digits_are_refused_as_notation_not_a_crash(service: GameService) -> None:
+    game_id, (token,) = tomb(service)
+    for text in ("buy\u00b2", "\u00b2:up", "1:5a.r0@J\u0661x"):
+        err = error(service.act, game_id, token, f"c-{len(text)}-{ord(text[-1])}", 0, text)
+        assert err.status == 422 and err.rule == "notation"
+
+
+def test_a_game_needs_a_person(service: GameService) -> None:
+    assert error(service.create, "tomb", [{"bot": "greedy"}], {}).status == 422

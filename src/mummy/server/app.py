@@ -8,6 +8,8 @@ import time: :func:`create_app` builds everything.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import json
 import time
@@ -29,6 +31,8 @@ DEFAULT_DB = "sqlite:///mummy.db"
 MAX_MESSAGE = 4096  # bytes of one websocket message
 MAX_RATE = 20  # messages a connection may send per second (a burst of this many, refilled)
 MAX_CONNECTIONS = 64  # websocket connections per game
+MAX_SPECTATORS = 48  # of those, the most that may watch: seats always find room
+SEND_TIMEOUT = 2.0  # seconds a connection may take to accept an update
 # Close codes (RFC 6455 and the IANA registry).
 CLOSE_UNSUPPORTED = 1003  # binary frames
 CLOSE_INVALID = 1007  # not JSON
@@ -96,7 +100,14 @@ class Hub:
         for ws, token in list(self.rooms.get(game_id, {}).items()):
             try:
                 view = await self.workers.run(svc.view, game_id, token)
-                await ws.send_json({"type": "update", "version": view["version"], "state": view})
+                # A client that does not read must not hold up its game: it gets a moment,
+                # then it is dropped (it can reconnect and resynchronise).
+                await asyncio.wait_for(ws.send_json({"type": "update", "version": view["version"], "state": view}),
+                                       SEND_TIMEOUT)
+            except TimeoutError:
+                self.rooms.get(game_id, {}).pop(ws, None)
+                with contextlib.suppress(Exception):
+                    await ws.close(code=CLOSE_TRY_LATER, reason="too slow to read")
             except Exception:  # a connection that went away; its handler cleans up
                 continue
 
@@ -221,7 +232,8 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
             await ws.close(code=CLOSE_POLICY)
             return
         room = hub.rooms[game_id]
-        if len(room) >= MAX_CONNECTIONS:
+        watching = sum(1 for t in room.values() if t is None)
+        if len(room) >= MAX_CONNECTIONS or (token is None and watching >= MAX_SPECTATORS):
             await ws.close(code=CLOSE_TRY_LATER, reason="too many connections on this game")
             return
         room[ws] = token

@@ -133,10 +133,9 @@ class TreasureKind:
 
     def apply(self, game: TreasureGame, seat: int, text: str) -> tuple[str, int]:
         if text == "undo":
-            if not game.history or game.history[-1][0] != seat:
-                raise IllegalActionError("undo", "you can take back only your own last action")
-            game.undo()
-            return "undo", EVERYONE
+            # Online, a take or a pass cannot be taken back: the next pile tile or the next
+            # player's view has been shown. (Rolls are random events: nothing before them.)
+            raise IllegalActionError("undo", "online, a tile taken or a turn passed stands")
         action = game.apply(seat, treasure_parse(text, game.grid(seat)))
         return treasure_fmt(action, game.grid(seat)), EVERYONE
 

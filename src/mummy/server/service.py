@@ -28,6 +28,7 @@ import hmac
 import json
 import secrets
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -131,6 +132,9 @@ class GameService:
         game_kind = KINDS[kind]
         if not isinstance(seats, list) or not seats:
             raise ServiceError(422, "bad_request", "a game needs at least one seat")
+        if all(seat.get("bot") for seat in seats if isinstance(seat, dict)):
+            raise ServiceError(422, "bad_request", "a game online needs at least one person; "
+                               "all-bot games are for mummy sim")
         names, bots = [], []
         for i, seat in enumerate(seats):
             name = str(seat.get("name") or f"player {i + 1}")[:MAX_NAME]
@@ -159,7 +163,8 @@ class GameService:
             s.add(row)
             s.flush()  # the game before its seats (foreign keys)
             s.add_all(seat_rows)
-        self._load(game_id)  # loading lets the bots make their first moves
+        with contextlib.suppress(ServiceError):  # the game and its tokens stand either way
+            self._load(game_id)  # loading lets the bots make their first moves
         return {"id": game_id, "commitment": public,
                 "seats": [{"seat": i, "name": names[i], "bot": bots[i], "token": tokens.get(i)}
                           for i in range(len(seats))]}
@@ -227,6 +232,11 @@ class GameService:
             if earlier[0] != seat:
                 raise ServiceError(409, "conflict", "that client id was used by another seat")
             return dict(json.loads(earlier[1]), repeated=True)
+        if live.kind.is_over(live.game):
+            raise ServiceError(409, "over", "the game is over", version=live.version)
+        if live.row.daily is not None and live.row.daily < today():
+            raise ServiceError(409, "over", f"the daily challenge of {live.row.daily} has ended",
+                               version=live.version)
         if not isinstance(version, int) or isinstance(version, bool) or version < 0 \
                 or version > live.version or any(a in (EVERYONE, seat) for a in live.affects[version:]):
             raise ServiceError(409, "stale", f"the game has moved on to version {live.version}; "
@@ -245,6 +255,8 @@ class GameService:
         except RuleError as exc:  # refused by the engine: nothing changed
             raise ServiceError(422, "illegal", str(exc), rule=exc.rule, where=exc.where,
                                version=live.version) from None
+        except ValueError as exc:  # any other unreadable text: refused the same way
+            raise ServiceError(422, "illegal", f"notation: {exc}", rule="notation", version=live.version) from None
         seq = live.version + 1
         over = live.kind.is_over(live.game)
         result = {"version": seq, "seat": seat, "action": canonical, "over": over}
@@ -293,10 +305,19 @@ class GameService:
         return tfmt(action, game.grid(seat))
 
     # -- reading ----------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _current(self, game_id: str) -> Iterator[_Live]:
+        """The game in memory, locked, and still the current copy (a failed write drops it)."""
+        while True:
+            live = self._load(game_id)
+            with live.lock:
+                if self._live.get(game_id) is live:
+                    yield live
+                    return
+
     def view(self, game_id: str, token: str | None = None) -> dict[str, Any]:
         """The game as a seat (or a spectator, without a token) sees it."""
-        live = self._load(game_id)
-        with live.lock:
+        with self._current(game_id) as live:
             seat = self._seat(live, token) if token else None
             over = live.kind.is_over(live.game)
             out: dict[str, Any] = {
@@ -329,8 +350,7 @@ class GameService:
 
     def record(self, game_id: str) -> dict[str, Any]:
         """The finished game's record with its seed revealed (for ``mummy verify``)."""
-        live = self._load(game_id)
-        with live.lock:
+        with self._current(game_id) as live:
             if not live.kind.is_over(live.game):
                 raise ServiceError(409, "not_over", "the seed stays secret until the game is over")
             if not self._revealable(live.row):
@@ -384,13 +404,16 @@ class GameService:
             if daily is not None:
                 query = query.where(GameRow.daily == daily)
             games = list(s.scalars(query))
-            names = {(x.game_id, x.seat): x.name for x in s.scalars(
-                select(SeatRow).where(SeatRow.game_id.in_([g.id for g in games])))}
+            seat_rows = list(s.scalars(select(SeatRow).where(SeatRow.game_id.in_([g.id for g in games]))))
+            names = {(x.game_id, x.seat): x.name for x in seat_rows}
+            bots = {x.game_id: True for x in seat_rows if x.seat == 0 and x.bot}
         rows = []
         for g in games:
             if (g.id, 1) in names or g.result is None:
                 continue  # solo games only
             result, config = json.loads(g.result), json.loads(g.config)
+            if config.get("seed_chosen") or bots.get(g.id):
+                continue  # a known seed, or a bot's score: not a record for people
             entry: dict[str, Any] = {"id": g.id, "name": names.get((g.id, 0)), "daily": g.daily,
                                      "finished": g.created.isoformat()}
             if kind == "tomb":
@@ -410,8 +433,7 @@ class GameService:
 
     def replay(self, game_id: str, step: int) -> dict[str, Any]:
         """A finished game as it stood after its first ``step`` log entries."""
-        live = self._load(game_id)
-        with live.lock:
+        with self._current(game_id) as live:
             if not self._revealable(live.row):
                 raise ServiceError(409, "not_over", "replays open when the game (and its day) is over")
         with Session(self.engine) as s:

@@ -74,7 +74,7 @@ def _bad(text: str, why: str) -> InvalidActionError:
 
 def _slots(text: str, source: str) -> tuple[int, ...]:
     parts = source.split("+")
-    if not all(p.isdigit() and len(p) == 1 and 1 <= int(p) <= 4 for p in parts):
+    if not all(p in ("1", "2", "3", "4") for p in parts):
         raise _bad(text, f"{source!r} is not a die slot 1-4 or slots like 1+2")
     slots = tuple(int(p) for p in parts)
     if len(set(slots)) != len(slots):
@@ -94,7 +94,7 @@ def parse(text: str, grid: Grid) -> Action:
         return Action(OPEN, item="skey" if low.endswith("skey") else "")
     if low == "buy":
         return Action(BUY)
-    if low.startswith("buy") and low[3:].isdigit():
+    if low.startswith("buy") and low[3:].isascii() and low[3:].isdigit():
         value = int(low[3:])
         if not 1 <= value <= 6:
             raise _bad(text, "a chosen die is 1 to 6")

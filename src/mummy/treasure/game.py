@@ -300,6 +300,8 @@ class TreasureGame:
             action = self._take(seat, action)
         else:  # PASS
             self._next_turn()
+            if self.state.over:
+                self._undo.clear()
         self.history.append((seat, action))
         return action
 
@@ -332,6 +334,8 @@ class TreasureGame:
             self.state = replace(self.state, over=True, reason="full", winner=seat, rolls=0, dice="")
         else:
             self._next_turn()
+        if self.state.over:
+            self._undo.clear()  # the game is over: the result stands
         return action
 
     def _next_turn(self) -> None:
