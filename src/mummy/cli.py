@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from mummy import __version__
 from mummy.core.errors import MummyError
@@ -222,55 +223,55 @@ def _read_json(command: str, path: str) -> object:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from mummy.render.tomb_text import render_sheet
-    from mummy.tomb.record import RecordError, replay_record
-    from mummy.tomb.scoring import score
-
+    """Replay a record of either game (told apart by its format) and say whether it holds."""
     obj = _read_json("replay", args.file)
     if obj is _UNREADABLE:
         return 2
-    if isinstance(obj, dict) and obj.get("format") == "mummy.treasure.record":
-        return _replay_treasure(obj, args.show)
-    if not isinstance(obj, dict) or obj.get("format") != "mummy.tomb.record":
+    fmt = obj.get("format") if isinstance(obj, dict) else None
+    if fmt == "mummy.tomb.record":
+        from mummy.render.tomb_text import render_sheet
+        from mummy.tomb.record import replay_record as replay_tomb
+        from mummy.tomb.scoring import score
+
+        result: Any = _replayed(obj, replay_tomb)
+        if result is None:
+            return 1
+        game = result.game
+        show = "\n".join(render_sheet(game, i) for i in range(len(game.players)))
+        scores = ", ".join(f"{p.name} {score(s).total}" for p, s in zip(game.players, game.sheets, strict=True))
+        state = f"game {'finished' if game.is_over else f'in progress (round {game.round})'}; scores: {scores}"
+    elif fmt == "mummy.treasure.record":
+        from mummy.render.treasure_text import render_game, result_text
+        from mummy.treasure.record import replay_record as replay_treasure
+
+        result = _replayed(obj, replay_treasure)
+        if result is None:
+            return 1
+        game = result.game
+        show = render_game(game)
+        state = result_text(game) if game.is_over else "game in progress"
+    else:
         print("mummy replay: invalid record: not a game record ('format' must be "
               "'mummy.tomb.record' or 'mummy.treasure.record')", file=sys.stderr)
         return 1
-    try:
-        result = replay_record(obj)
-    except RecordError as exc:
-        print(f"mummy replay: invalid record: {exc}", file=sys.stderr)
-        return 1
-    game = result.game
     if args.show:
-        for i in range(len(game.players)):
-            print(render_sheet(game, i))
+        print(show)
     if not result.ok:
         print(f"INVALID: {result.error}")
         return 1
-    state = "finished" if game.is_over else f"in progress (round {game.round})"
-    scores = ", ".join(f"{p.name} {score(s).total}" for p, s in zip(game.players, game.sheets, strict=True))
-    print(f"VALID: {len(game.history)} actions replayed, game {state}; scores: {scores}")
+    print(f"VALID: {len(game.history)} actions replayed, {state}")
     return 0
 
 
-def _replay_treasure(obj: object, show: bool) -> int:
-    from mummy.render.treasure_text import render_game, result_text
-    from mummy.treasure.record import RecordError, replay_record
+def _replayed(obj: object, replay: Any) -> Any:
+    """The replay result, or None after reporting a malformed record."""
+    from mummy.core.records import RecordError
 
     try:
-        result = replay_record(obj)
+        return replay(obj)
     except RecordError as exc:
         print(f"mummy replay: invalid record: {exc}", file=sys.stderr)
-        return 1
-    game = result.game
-    if show:
-        print(render_game(game))
-    if not result.ok:
-        print(f"INVALID: {result.error}")
-        return 1
-    state = result_text(game) if game.is_over else "game in progress"
-    print(f"VALID: {len(game.history)} actions replayed; {state}")
-    return 0
+        return None
 
 
 def _sim(args: argparse.Namespace) -> int:

@@ -65,31 +65,15 @@ def render_map(sheet: Sheet) -> list[str]:
     entrances = m.entrance_edges
     rooms = m.room_edges
 
+    # What each edge shows, first match wins: (mask, across a row, down a column).
+    marks = ((walls, "---", "|"), (openings, " ~ ", "~"), (open_edges, "   ", " "),
+             (entrances, " E ", "E"), (rooms, " r ", "r"))
+
     def h(e: int) -> str:
-        if walls >> e & 1:
-            return "---"
-        if openings >> e & 1:
-            return " ~ "
-        if open_edges >> e & 1:
-            return "   "
-        if entrances >> e & 1:
-            return " E "
-        if rooms >> e & 1:
-            return " r "
-        return "   "
+        return next((wide for mask, wide, _ in marks if mask >> e & 1), "   ")
 
     def v(e: int) -> str:
-        if walls >> e & 1:
-            return "|"
-        if openings >> e & 1:
-            return "~"
-        if open_edges >> e & 1:
-            return " "
-        if entrances >> e & 1:
-            return "E"
-        if rooms >> e & 1:
-            return "r"
-        return " "
+        return next((narrow for mask, _, narrow in marks if mask >> e & 1), " ")
 
     lines = ["     " + "".join(f" {column_name(x):<3}" for x in range(g.width))]
     for y in range(g.height + 1):

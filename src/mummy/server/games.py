@@ -48,6 +48,10 @@ class GameKind(Protocol):
 
     def legal(self, game: Any, seat: int) -> list[str]: ...
 
+    def text(self, game: Any, seat: int, action: Any) -> str:
+        """An action value (a bot's choice) in the notation."""
+        ...
+
     def record(self, game: Any) -> dict[str, Any]: ...
 
     def result(self, game: Any) -> dict[str, Any]: ...
@@ -97,6 +101,9 @@ class TombKind:
     def legal(self, game: TombGame, seat: int) -> list[str]:
         grid = game.maps[seat].grid
         return [tomb_fmt(a, grid) for a in game.legal_actions(seat)]
+
+    def text(self, game: TombGame, seat: int, action: Any) -> str:
+        return tomb_fmt(action, game.maps[seat].grid)
 
     def record(self, game: TombGame) -> dict[str, Any]:
         return tomb_record(game)
@@ -151,6 +158,9 @@ class TreasureKind:
     def legal(self, game: TreasureGame, seat: int) -> list[str]:
         grid = game.grid(seat)
         return [treasure_fmt(a, grid) for a in game.legal_actions(seat)]
+
+    def text(self, game: TreasureGame, seat: int, action: Any) -> str:
+        return treasure_fmt(action, game.grid(seat))
 
     def record(self, game: TreasureGame) -> dict[str, Any]:
         return treasure_record(game)

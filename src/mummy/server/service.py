@@ -288,21 +288,9 @@ class GameService:
             if not seats:
                 break
             seat = seats[0]
-            action = live.agents[seat].act(live.game, seat)
-            text = live.kind.legal(live.game, seat)[0] if action is None else self._text(live, seat, action)
+            text = live.kind.text(live.game, seat, live.agents[seat].act(live.game, seat))
             played.append(self._apply(live, seat, text, f"{BOT_ID}{live.version + 1}"))
         return played
-
-    @staticmethod
-    def _text(live: _Live, seat: int, action: Any) -> str:
-        game = live.game
-        if live.kind.name == "tomb":
-            from mummy.tomb.actions import fmt
-
-            return fmt(action, game.maps[seat].grid)
-        from mummy.treasure.actions import fmt as tfmt
-
-        return tfmt(action, game.grid(seat))
 
     # -- reading ----------------------------------------------------------------------------
     @contextlib.contextmanager

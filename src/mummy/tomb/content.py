@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
+from mummy.core.content import numbered_lines
 from mummy.core.errors import ContentError
 from mummy.core.grid import OPPOSITE, SIDES, STEPS, Grid
 from mummy.core.polyomino import Cell, Mark, is_connected, outline, parse_drawing
@@ -72,25 +73,10 @@ def _err(file: str, line: int, message: str) -> ContentError:
     return ContentError(file, line, message)
 
 
-def _lines(text: str) -> list[tuple[int, str]]:
-    """Numbered non-blank lines, without comments.
-
-    A comment is a line whose first non-space characters are ``# `` (or a lone ``#``);
-    ``#`` anywhere else is content (stone in a grid row, a square in a drawing).
-    """
-    out = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.strip()
-        if stripped.startswith("# ") or stripped == "#" or not stripped:
-            continue
-        out.append((number, raw))
-    return out
-
-
 def parse_tiles(text: str, file: str = "tiles.txt") -> dict[str, TileShape]:
     """Parse and validate a Tile Table file."""
     shapes: dict[str, TileShape] = {}
-    for number, raw in _lines(text):
+    for number, raw in numbered_lines(text):
         parts = raw.split()
         if len(parts) < 3:
             raise _err(file, number, "expected: id name drawing opening...")
@@ -140,7 +126,7 @@ def _int(file: str, number: int, token: str, what: str) -> int:
 
 def parse_map(text: str, file: str = "map.txt") -> MapSpec:
     """Parse and validate a map file (T10); see docs/tomb-formats.md for the format."""
-    lines = _lines(text)
+    lines = numbered_lines(text)
     fields_seen: dict[str, int] = {}
     grid_rows: list[str] = []
     entrances: list[tuple[int, str]] = []

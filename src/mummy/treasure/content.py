@@ -12,6 +12,7 @@ from functools import cache
 from importlib import resources
 from typing import Final
 
+from mummy.core.content import numbered_lines
 from mummy.core.errors import ContentError
 from mummy.core.grid import Grid
 
@@ -77,21 +78,10 @@ class Site:
         return self.squares.bit_count()
 
 
-def _lines(text: str) -> list[tuple[int, str]]:
-    out = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.strip()
-        # Only "# " starts a comment: a lone '#' is a site row one square wide.
-        if not stripped or stripped.startswith("# "):
-            continue
-        out.append((number, stripped))
-    return out
-
-
 def parse_piles(text: str, file: str = "tiles.txt") -> dict[str, Pile]:
     """Parse and validate the tile file: six piles of eight, needs matching the pile."""
     piles: dict[str, Pile] = {}
-    for number, line in _lines(text):
+    for number, line in numbered_lines(text, lone_hash_is_comment=False):
         parts = line.split()
         if len(parts) < 4:
             raise ContentError(file, number, "expected: pile ROWSxCOLS NEED tile...")
@@ -128,7 +118,7 @@ def parse_piles(text: str, file: str = "tiles.txt") -> dict[str, Pile]:
 def parse_sites(text: str, file: str = "sites.txt") -> dict[str, Site]:
     """Parse and validate the site file: named grids of '#' squares."""
     sites: dict[str, Site] = {}
-    lines = _lines(text)
+    lines = numbered_lines(text, lone_hash_is_comment=False)
     i = 0
     while i < len(lines):
         number, line = lines[i]
