@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 SIDES: Final = "NESW"
@@ -92,10 +93,10 @@ class Grid:
         return mask
 
     def square_name(self, square: int) -> str:
-        x, y = self.xy(square)
-        if not self.on_grid(x, y):
+        name = _square_names(self.width, self.height).get(square)
+        if name is None:
             raise ValueError(f"square index {square} is not on the {self.width}×{self.height} grid")
-        return f"{column_name(x)}{y + 1}"
+        return name
 
     def parse_square(self, text: str) -> int:
         """Parse ``"J1"`` (case-insensitive). Raises ``ValueError`` off the grid."""
@@ -144,6 +145,12 @@ class Grid:
 
     def edge_name(self, edge: int) -> str:
         """Canonical name: ``J1n`` (north of J1) or ``C3w``; ``s``/``e`` only on the far border."""
+        name = _edge_names(self.width, self.height).get(edge)
+        if name is None:
+            raise ValueError(f"edge index {edge} is not an edge of the grid")
+        return name
+
+    def _edge_name(self, edge: int) -> str:
         a, b = self.edge_squares(edge)
         horizontal = edge < self.edge_offset
         if b is not None:
@@ -189,3 +196,20 @@ class Grid:
         for sq in squares:
             mask |= 1 << sq
         return mask
+
+
+# Names are asked for on every snapshot and every listed action (the server sends both
+# after each move): made once per grid size, they cost a dictionary lookup.
+@cache
+def _square_names(width: int, height: int) -> dict[int, str]:
+    grid = Grid(width, height)
+    return {grid.square(x, y): f"{column_name(x)}{y + 1}" for y in range(height) for x in range(width)}
+
+
+@cache
+def _edge_names(width: int, height: int) -> dict[int, str]:
+    grid = Grid(width, height)
+    names = {}
+    for edge in iter_bits(grid.horizontal_edges | grid.vertical_edges):
+        names[edge] = grid._edge_name(edge)
+    return names

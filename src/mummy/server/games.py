@@ -13,6 +13,7 @@ from typing import Any, Final, Protocol
 from mummy.core.errors import IllegalActionError
 from mummy.tomb.actions import fmt as tomb_fmt
 from mummy.tomb.actions import parse as tomb_parse
+from mummy.tomb.board import tomb_map
 from mummy.tomb.content import map_ids
 from mummy.tomb.game import PlayerSetup, TombGame
 from mummy.tomb.record import snapshot as tomb_snapshot
@@ -21,6 +22,7 @@ from mummy.tomb.scoring import ranking, score
 from mummy.tomb.sheet import MODES
 from mummy.treasure.actions import fmt as treasure_fmt
 from mummy.treasure.actions import parse as treasure_parse
+from mummy.treasure.board import site_board
 from mummy.treasure.content import sites
 from mummy.treasure.game import MAX_PLAYERS, Seat, TreasureGame
 from mummy.treasure.record import snapshot as treasure_snapshot
@@ -172,3 +174,11 @@ class TreasureKind:
 
 
 KINDS: Final[dict[str, GameKind]] = {"tomb": TombKind(), "treasure": TreasureKind()}
+
+
+def prepare_content() -> None:
+    """Build every map's and site's precomputed tables now, not in the first game's move."""
+    for map_id in map_ids():
+        tomb_map(map_id)
+    for name in sites():
+        site_board(name)

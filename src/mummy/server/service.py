@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -76,6 +76,9 @@ class ServiceError(Exception):
         return out
 
 
+_INSERT_ACTION: Final = insert(ActionRow)
+
+
 def commitment(kind: str, seed: int, nonce: str) -> str:
     """SHA-256 of the game's secret seed (and nonce), published at the start."""
     return hashlib.sha256(f"mummy:{kind}:{seed}:{nonce}".encode()).hexdigest()
@@ -107,10 +110,33 @@ class _Live:
     answers: dict[str, tuple[int, str]] = field(default_factory=dict)  # client id -> (seat, result JSON)
     agents: dict[int, Any] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
+    # What every connection is sent after a move, made once per version: the public state
+    # and each seat's legal actions (a broadcast asks for them once per connection).
+    cached_version: int = -1
+    cached_state: dict[str, Any] = field(default_factory=dict)
+    cached_legal: dict[int, list[str]] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
         return len(self.affects)
+
+    def _fresh(self) -> None:
+        if self.cached_version != self.version:
+            self.cached_state = self.kind.view(self.game)
+            self.cached_legal = {}
+            self.cached_version = self.version
+
+    def state(self) -> dict[str, Any]:
+        """The public state at this version (shared: callers must not change it)."""
+        self._fresh()
+        return self.cached_state
+
+    def legal(self, seat: int) -> list[str]:
+        """The seat's legal actions at this version (shared: callers must not change it)."""
+        self._fresh()
+        if seat not in self.cached_legal:
+            self.cached_legal[seat] = self.kind.legal(self.game, seat)
+        return self.cached_legal[seat]
 
 
 class GameService:
@@ -262,13 +288,19 @@ class GameService:
         result = {"version": seq, "seat": seat, "action": canonical, "over": over}
         answer = json.dumps(result)
         try:
-            with self._writes, Session(self.engine) as s, s.begin():
-                s.add(ActionRow(game_id=game_id, seq=seq, seat=seat, text=canonical, affects=affects,
-                                client_id=client_id, result=answer, created=_now()))
-                values: dict[str, Any] = {"version": seq, "over": over}
-                if over:
-                    values["result"] = json.dumps(live.kind.result(live.game))
-                s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+            values: dict[str, Any] = {"version": seq, "over": over}
+            if over:
+                values["result"] = json.dumps(live.kind.result(live.game))
+            # Core statements on one connection, not the ORM's unit of work: this is the
+            # hot path of every move, and the ORM's bookkeeping cost more than the write.
+            row = {"game_id": game_id, "seq": seq, "seat": seat, "text": canonical, "affects": affects,
+                   "client_id": client_id, "result": answer, "created": _now()}
+            stamp = update(GameRow).where(GameRow.id == game_id).values(**values)
+            # The connection is taken from the pool outside the write lock, which is held
+            # only for the statements and the commit (the transaction starts at the first).
+            with self.engine.connect() as conn, self._writes, conn.begin():
+                conn.execute(_INSERT_ACTION, row)
+                conn.execute(stamp)
         except Exception as exc:
             self._forget(game_id)  # the game in memory ran ahead of the log: rebuild it
             if isinstance(exc, IntegrityError):
@@ -318,10 +350,10 @@ class GameService:
                 "to_act": live.kind.to_act(live.game),
                 "over": over,
                 "you": seat,
-                "state": live.kind.view(live.game),
+                "state": live.state(),
             }
             if seat is not None and not over:
-                out["legal"] = live.kind.legal(live.game, seat)
+                out["legal"] = live.legal(seat)
             if over:
                 out["result"] = live.kind.result(live.game)
                 if self._revealable(live.row):
@@ -329,6 +361,11 @@ class GameService:
             if live.row.daily:
                 out["daily"] = live.row.daily
             return out
+
+    def views(self, game_id: str, tokens: list[str | None]) -> list[dict[str, Any]]:
+        """Each connection's view at one and the same version (one call for a broadcast)."""
+        with self._current(game_id):  # held across the views: no move slips in between
+            return [self.view(game_id, token) for token in tokens]
 
     @staticmethod
     def _revealable(row: GameRow) -> bool:
