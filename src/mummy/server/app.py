@@ -15,12 +15,14 @@ import gc
 import json
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -28,6 +30,7 @@ from mummy import __version__
 from mummy.server.db import make_engine, migrate
 from mummy.server.games import prepare_content
 from mummy.server.service import GameService, ServiceError, today
+from mummy.web.content import tomb_content, treasure_content
 
 DEFAULT_DB = "sqlite:///mummy.db"
 MAX_MESSAGE = 4096  # bytes of one websocket message
@@ -41,6 +44,11 @@ CLOSE_INVALID = 1007  # not JSON
 CLOSE_POLICY = 1008  # unknown message type, flooding, bad token
 CLOSE_TOO_BIG = 1009
 CLOSE_TRY_LATER = 1013  # too many connections on this game
+STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+#: The pages load nothing from elsewhere: scripts, styles, images and sockets are ours.
+CONTENT_SECURITY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+                    "frame-ancestors 'none'; form-action 'self'")
 
 
 class SeatIn(BaseModel):
@@ -157,6 +165,41 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
     def _database_error(_request: Request, _exc: SQLAlchemyError) -> JSONResponse:
         return JSONResponse(status_code=503, content={"error": {
             "code": "unavailable", "message": "the database is not answering; retry"}})
+
+    @app.middleware("http")
+    async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")  # invitation tokens stay in the page
+        return response
+
+    # -- the browser client (docs/web.md): pages, their files, and the games' content ---------
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def start_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    def play_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "play.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    def replay_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
+
+    tomb_json, treasure_json = tomb_content(), treasure_content()
+
+    @app.get("/api/content/tomb")
+    def content_tomb() -> dict[str, Any]:
+        """The Tomb's maps and tile shapes, for drawing sheets and previews."""
+        return tomb_json
+
+    @app.get("/api/content/treasure")
+    def content_treasure() -> dict[str, Any]:
+        """Treasure's sites and piles, for drawing sites and tiles."""
+        return treasure_json
 
     @app.get("/api/health")
     def health() -> dict[str, Any]:

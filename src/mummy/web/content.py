@@ -1,0 +1,100 @@
+"""The games' content as the browser needs it: what a sheet or a site looks like before
+anyone plays, and the shapes of the tiles in every orientation (for previews).
+
+Everything comes from the packaged, validated content files; the browser never has to
+know the file formats or repeat the orientation rules (T2.2): it gets each orientation's
+squares and openings relative to the notation's anchor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mummy.core.grid import Grid
+from mummy.core.polyomino import TRANSFORMS, orientations
+from mummy.tomb.content import TABLE_SHAPES, map_ids, map_spec, tile_table
+from mummy.treasure.content import piles, sites
+
+
+def _squares(grid: Grid, mask: int) -> list[str]:
+    return [grid.square_name(sq) for sq in grid.squares() if mask >> sq & 1]
+
+
+def tomb_shapes() -> dict[str, Any]:
+    """Every Tile Table shape and the room: name, and per orientation the squares and
+    openings as offsets from the anchor (the top-most, then left-most square)."""
+    out: dict[str, Any] = {}
+    for shape in tile_table().values():
+        named = orientations(shape.cells, shape.openings)
+        distinct: dict[str, Any] = {}
+        aliases: dict[str, str] = {}
+        for name in TRANSFORMS:
+            o = named[name]
+            aliases[name] = o.name
+            if o.name in distinct:
+                continue
+            ax, ay = o.anchor
+            distinct[o.name] = {
+                "cells": sorted([x - ax, y - ay] for x, y in o.cells),
+                "openings": sorted([x - ax, y - ay, side] for (x, y), side in o.marks),
+            }
+        out[shape.id] = {"name": shape.name, "orients": distinct, "aliases": aliases}
+    return out
+
+
+def tomb_map_content(map_id: str) -> dict[str, Any]:
+    """A map as drawn before play: grid, stone, entrances, rooms and every finding."""
+    spec = map_spec(map_id)
+    grid = spec.grid
+    name = grid.square_name
+
+    def edge(square: int, side: str) -> str:
+        return grid.edge_name(grid.edge(square, side))
+
+    findings: list[dict[str, Any]] = []
+    findings += [{"square": name(sq), "kind": "coins", "amount": n} for sq, n in spec.coins.items()]
+    findings += [{"square": name(sq), "kind": "key"} for sq in spec.keys]
+    findings += [{"square": name(sq), "kind": "ooze", "number": i + 1} for i, sq in enumerate(spec.oozes)]
+    findings += [{"square": name(sq), "kind": "golem", "colour": c} for c, sq in spec.golems.items()]
+    findings += [{"square": name(sq), "kind": "mimic", "number": i + 1} for i, sq in enumerate(spec.mimics)]
+    findings += [{"square": name(sq), "kind": "item", "item": item} for item, sq in spec.items.items()]
+    return {
+        "id": spec.id,
+        "title": spec.title,
+        "width": grid.width,
+        "height": grid.height,
+        "stone": _squares(grid, spec.stone),
+        "entrances": [{"square": name(sq), "side": side, "edge": edge(sq, side)} for sq, side in spec.entrances],
+        "rooms": [{"square": name(r.square), "side": r.side, "opening": edge(r.square, r.side),
+                   "finding": r.finding, "colour": r.colour} for r in spec.rooms],
+        "findings": findings,
+        "log": {k: list(v) for k, v in spec.log.items()},
+        "golem_coins": dict(spec.golem_coins),
+        "key_track": spec.key_track,
+        "coin_track": spec.coin_track,
+    }
+
+
+def tomb_content() -> dict[str, Any]:
+    """All the Tomb's content for the browser: maps, shapes and the Tile Table layout."""
+    return {
+        "maps": {m: tomb_map_content(m) for m in map_ids()},
+        "shapes": tomb_shapes(),
+        "table": [[f"{v}a", f"{v}b"] for v in range(1, 7)],
+        "table_shapes": list(TABLE_SHAPES),
+    }
+
+
+def treasure_content() -> dict[str, Any]:
+    """All of Treasure's content for the browser: the sites' shapes and the piles."""
+    return {
+        "sites": {
+            s.name: {"rows": s.grid.height, "cols": s.grid.width, "squares": _squares(s.grid, s.squares)}
+            for s in sites().values()
+        },
+        "piles": [
+            {"pile": p.name, "rows": p.rows, "cols": p.cols, "needs": p.need_shape,
+             "tiles": [{"tile": t.id, "needs": t.needs, "rows": t.rows, "cols": t.cols} for t in p.tiles]}
+            for p in piles().values()
+        ],
+    }

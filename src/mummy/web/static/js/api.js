@@ -1,0 +1,199 @@
+// The browser's side of the protocol (docs/server.md): JSON over HTTP, one websocket per
+// seat or spectator, seat tokens kept in this browser, and actions that are never lost:
+// each carries a client id, and an action without an answer is sent again, with the same
+// id, after a reconnect (the server applies a repeated id once).
+
+export class ApiError extends Error {
+  constructor(status, error) {
+    super(error && error.message ? error.message : `HTTP ${status}`);
+    this.status = status;
+    this.error = error || {};
+  }
+}
+
+export async function api(path, { method = "GET", body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await response.json(); } catch { data = null; }
+  if (!response.ok) {
+    const error = data && data.error ? data.error
+      : { code: "http", message: data && data.detail ? JSON.stringify(data.detail) : `HTTP ${response.status}` };
+    throw new ApiError(response.status, error);
+  }
+  return data;
+}
+
+// -- seats held in this browser ("my games") -------------------------------------------------
+const SEATS_KEY = "mummy.seats";
+
+export const seats = {
+  all() {
+    try { return JSON.parse(localStorage.getItem(SEATS_KEY) || "[]"); } catch { return []; }
+  },
+  add(entry) {
+    const list = seats.all().filter((s) => s.token !== entry.token);
+    list.unshift({ ...entry, added: Date.now() });
+    localStorage.setItem(SEATS_KEY, JSON.stringify(list.slice(0, 100)));
+  },
+  tokenFor(gameId) {
+    const found = seats.all().find((s) => s.id === gameId);
+    return found ? found.token : null;
+  },
+};
+
+// -- content (maps, shapes, sites): fetched once a page ------------------------------------
+const contentCache = {};
+export function content(game) {
+  if (!contentCache[game]) contentCache[game] = api(`/api/content/${game}`);
+  return contentCache[game];
+}
+
+function newClientId() {
+  const bytes = new Uint8Array(9);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// -- a live game ----------------------------------------------------------------------------
+// Events: "view" (detail: the newest view), "status" (detail: "open" | "closed" | "connecting"),
+// "refused" (detail: the error of a refused action).
+export class LiveGame extends EventTarget {
+  constructor(gameId, token) {
+    super();
+    this.id = gameId;
+    this.token = token || null;
+    this.view = null;
+    this.pending = new Map(); // client id -> {text, version, resolve, reject}
+    this.socket = null;
+    this.closedByUs = false;
+    this.retry = 0;
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(this.id)}${query}`);
+    this.socket = socket;
+    this._status("connecting");
+    socket.addEventListener("open", () => { this.retry = 0; this._status("open"); });
+    socket.addEventListener("message", (event) => this._receive(JSON.parse(event.data)));
+    socket.addEventListener("close", (event) => {
+      if (this.socket !== socket) return;
+      this._status("closed");
+      if (this.closedByUs || event.code === 1008) return; // refused for good (a bad token)
+      const delay = Math.min(5000, 250 * 2 ** this.retry++);
+      setTimeout(() => this.connect(), delay);
+    });
+    return new Promise((resolve, reject) => {
+      const first = (e) => { this.removeEventListener("view", first); resolve(e.detail); };
+      this.addEventListener("view", first);
+      socket.addEventListener("close", (e) => {
+        if (!this.view) reject(new ApiError(0, this.lastError || { code: "closed", message: e.reason || "the server closed the connection" }));
+      }, { once: true });
+    });
+  }
+
+  close() {
+    this.closedByUs = true;
+    if (this.socket) this.socket.close(1000);
+  }
+
+  _status(status) {
+    this.status = status;
+    this.dispatchEvent(new CustomEvent("status", { detail: status }));
+  }
+
+  _setView(view) {
+    if (!view) return;
+    if (this.view && view.version < this.view.version) return; // an older update, late
+    this.view = view;
+    this.dispatchEvent(new CustomEvent("view", { detail: view }));
+  }
+
+  _receive(message) {
+    if (message.type === "state") {
+      this._setView(message.state);
+      // Actions sent but never answered (the connection dropped): send them again with
+      // the same client id; the server answers a repeated id with its first answer.
+      for (const [clientId, p] of this.pending) this._send(clientId, p.text, p.version);
+    } else if (message.type === "update") {
+      this._setView(message.state);
+    } else if (message.type === "result") {
+      const p = this.pending.get(message.client_id);
+      this.pending.delete(message.client_id);
+      if (p) p.resolve(message.result);
+    } else if (message.type === "error") {
+      this.lastError = message.error;
+      if (message.state) this._setView(message.state);
+      const p = this.pending.get(message.client_id);
+      this.pending.delete(message.client_id);
+      if (p) p.reject(new ApiError(409, message.error));
+      this.dispatchEvent(new CustomEvent("refused", { detail: message.error }));
+    }
+  }
+
+  _send(clientId, text, version) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify({ type: "action", client_id: clientId, version, action: text }));
+    }
+  }
+
+  // Send an action (notation, or "undo"); resolves with the result, rejects with the
+  // engine's refusal (error.rule, error.message). The view arrives as an update.
+  act(text) {
+    const clientId = newClientId();
+    const version = this.view ? this.view.version : 0;
+    return new Promise((resolve, reject) => {
+      this.pending.set(clientId, { text, version, resolve, reject });
+      this._send(clientId, text, version);
+    });
+  }
+}
+
+// -- small DOM helpers shared by the pages ---------------------------------------------------
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v);
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+}
+
+// Square names as in the notation: column letters (A..Z, AA..), row numbers from 1.
+export function columnName(x) {
+  let name = "";
+  x += 1;
+  while (x) { const r = (x - 1) % 26; name = String.fromCharCode(65 + r) + name; x = Math.floor((x - 1) / 26); }
+  return name;
+}
+export function squareName(x, y) { return `${columnName(x)}${y + 1}`; }
+export function parseSquare(name) {
+  const m = /^([A-Z]+)(\d+)$/.exec(name.toUpperCase());
+  if (!m) return null;
+  let x = 0;
+  for (const ch of m[1]) x = x * 26 + (ch.charCodeAt(0) - 64);
+  return [x - 1, Number(m[2]) - 1];
+}
+
+// A message line that says what happened (and the rule, when the engine refused).
+export function describeError(error) {
+  if (!error) return "";
+  const rule = error.rule ? ` (${error.rule})` : "";
+  return `${error.message}${rule && !String(error.message).includes(error.rule) ? rule : ""}`;
+}

@@ -1,0 +1,39 @@
+// The game page: /play/{id}#token=SEAT_TOKEN for a seat, /play/{id} to watch.
+// It connects, then hands the page to the game's own module (tomb.js or treasure.js).
+import { ApiError, LiveGame, content, describeError, h, seats } from "./api.js";
+
+const app = document.getElementById("app");
+const statusLine = document.getElementById("status");
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
+if (fromHash) {
+  seats.add({ id: gameId, token: fromHash });
+  // The token is the seat's secret: keep it in this browser, not in the address bar.
+  history.replaceState(null, "", location.pathname);
+}
+const token = fromHash || seats.tokenFor(gameId);
+const live = new LiveGame(gameId, token);
+window.mummyLive = live; // for tests and the curious: the live game of this page
+
+const STATUS = { open: "connected", connecting: "connecting…", closed: "reconnecting…" };
+live.addEventListener("status", (e) => {
+  statusLine.textContent = STATUS[e.detail] || e.detail;
+  statusLine.dataset.state = e.detail;
+});
+
+try {
+  const view = await live.connect();
+  if (token && view.you !== null && view.you !== undefined) {
+    seats.add({ id: gameId, token, game: view.game, seat: view.you, name: view.seats[view.you].name });
+  }
+  document.getElementById("title").textContent =
+    `${view.game === "tomb" ? "The Mummy's Tomb" : "Mummy's Treasure"}${view.you === null ? " — watching" : ""}`;
+  const module = view.game === "tomb" ? await import("./tomb.js") : await import("./treasure.js");
+  app.replaceChildren();
+  module.mount(app, live, await content(view.game));
+} catch (error) {
+  const message = error instanceof ApiError ? describeError(error.error) : String(error);
+  app.replaceChildren(h("div", { class: "panel error-page" },
+    h("h2", {}, "This game cannot be shown"), h("p", { class: "message error" }, message),
+    h("p", {}, h("a", { href: "/" }, "Back to the start page"))));
+}

@@ -1,0 +1,144 @@
+"""Browser tests: the real server in its own process, and Debian's Chromium driven by
+Playwright (which must not download a browser of its own).
+
+Every page is watched: a request to anything but our server is refused and fails the
+test (the client makes no external requests), and so does an uncaught script error.
+Screenshots go to ``test-artifacts/`` (not committed).
+
+Without Chromium the tests are skipped, unless ``MUMMY_REQUIRE_BROWSER=1`` (``.ci/run``
+sets it), where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from mummy.server.process import call, free_port, start
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM = os.environ.get("MUMMY_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+#: The flags this machine's closed network needs (no background connections at all).
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-default-apps", "--disable-extensions"]
+
+
+def _need_browser() -> None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        if os.environ.get("MUMMY_REQUIRE_BROWSER") == "1":
+            pytest.fail("playwright is not installed")
+        pytest.skip("playwright is not installed")
+    if not CHROMIUM:
+        if os.environ.get("MUMMY_REQUIRE_BROWSER") == "1":
+            pytest.fail("Chromium is not installed (apt-get install chromium)")
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    """``mummy serve`` on a fresh SQLite file; yields its base URL."""
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        proc = start(f"sqlite:///{Path(tmp) / 'web.db'}", port)
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    _need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class Watched:
+    """A browser context whose pages may talk to our server only, and must not throw."""
+
+    def __init__(self, browser: Any, base: str, viewport: dict[str, int]) -> None:
+        self.base = base
+        self.context = browser.new_context(viewport=viewport)
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+        host = urlparse(base).netloc
+
+        def route(r: Any) -> None:
+            if urlparse(r.request.url).netloc == host:
+                r.continue_()
+            else:
+                self.outside.append(r.request.url)
+                r.abort()
+
+        self.context.route("**/*", route)
+
+    def page(self) -> Any:
+        page = self.context.new_page()
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        page.set_default_timeout(15_000)
+        return page
+
+    def check(self) -> None:
+        assert not self.outside, f"requests outside our server: {self.outside}"
+        assert not self.errors, f"script errors: {self.errors}"
+
+
+@pytest.fixture
+def web(browser: Any, server: str) -> Iterator[Watched]:
+    """A fresh, watched browser context on the test server (desktop size)."""
+    w = Watched(browser, server, {"width": 1280, "height": 900})
+    try:
+        yield w
+    finally:
+        try:
+            w.check()
+        finally:
+            w.context.close()
+
+
+@pytest.fixture
+def phone(browser: Any, server: str) -> Iterator[Watched]:
+    """The same at a phone's size."""
+    w = Watched(browser, server, {"width": 390, "height": 844})
+    try:
+        yield w
+    finally:
+        try:
+            w.check()
+        finally:
+            w.context.close()
+
+
+def shot(page: Any, name: str) -> None:
+    """Save a screenshot of the whole page as ``test-artifacts/NAME.png``."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def create(base: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Create a game over HTTP (as the start page does); returns the server's answer."""
+    result: dict[str, Any] = call(f"{base}/api/games", body)
+    return result
+
+
+def api(base: str, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
+    return call(f"{base}{path}", body, token)
