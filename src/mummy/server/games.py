@@ -48,6 +48,10 @@ class GameKind(Protocol):
 
     def view(self, game: Any) -> dict[str, Any]: ...
 
+    def can_undo(self, game: Any, seat: int) -> bool:
+        """Whether ``undo`` would take something back for this seat now."""
+        ...
+
     def legal(self, game: Any, seat: int) -> list[str]: ...
 
     def text(self, game: Any, seat: int, action: Any) -> str:
@@ -99,6 +103,9 @@ class TombKind:
     def view(self, game: TombGame) -> dict[str, Any]:
         return {"round": game.round, "dice": list(game.dice),
                 "sheets": [tomb_snapshot(game, i) for i in range(len(game.players))]}
+
+    def can_undo(self, game: TombGame, seat: int) -> bool:
+        return game.can_undo(seat)
 
     def legal(self, game: TombGame, seat: int) -> list[str]:
         grid = game.maps[seat].grid
@@ -156,6 +163,9 @@ class TreasureKind:
 
     def view(self, game: TreasureGame) -> dict[str, Any]:
         return treasure_snapshot(game)
+
+    def can_undo(self, game: TreasureGame, seat: int) -> bool:
+        return False  # online, a take or a pass stands (see apply)
 
     def legal(self, game: TreasureGame, seat: int) -> list[str]:
         grid = game.grid(seat)

@@ -354,6 +354,7 @@ class GameService:
             }
             if seat is not None and not over:
                 out["legal"] = live.legal(seat)
+                out["can_undo"] = live.kind.can_undo(live.game, seat)
             if over:
                 out["result"] = live.kind.result(live.game)
                 if self._revealable(live.row):

@@ -1,0 +1,423 @@
+// The start page (/): a new game, joining by link, this browser's games, the daily
+// challenge and the best scores. Everything goes through the HTTP API (docs/server.md).
+import { ApiError, api, content, describeError, h, seats } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+
+const TITLES = { tomb: "The Mummy's Tomb", treasure: "Mummy's Treasure" };
+const SITES = ["oasis", "valley", "temple", "pyramid"];
+const BOTS = ["random", "greedy", "strong"];
+const BOT_NAMES = ["Sphinx", "Anubis", "Horus", "Bastet", "Thoth", "Sobek", "Hathor", "Ptah"];
+const LIMITS = { tomb: 8, treasure: 4 };
+const NAME_KEY = "mummy.name";
+
+const app = $("app");
+const form = $("new-game-form");
+const gameKind = $("game-kind");
+const seatList = $("seats");
+const addSeat = $("add-seat");
+const seatLimit = $("seat-limit");
+const firstSeat = $("first-seat");
+const createButton = $("create");
+const createMessage = $("create-message");
+
+// -- small helpers ---------------------------------------------------------------------------
+function say(element, text, kind = "error") {
+  element.textContent = text || "";
+  element.className = text ? `message ${kind}` : "message";
+}
+
+function errorText(error) {
+  if (error instanceof ApiError) return describeError(error.error);
+  if (error instanceof TypeError) return "The server cannot be reached; check your connection and try again.";
+  return (error && error.message) || String(error);
+}
+
+function title(word) { return word ? word[0].toUpperCase() + word.slice(1) : ""; }
+
+function rememberedName() {
+  try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; }
+}
+function rememberName(name) {
+  try { if (name) localStorage.setItem(NAME_KEY, name); } catch { /* private mode: no memory */ }
+}
+
+// -- new game: seats -------------------------------------------------------------------------
+let rowCounter = 0;
+
+function seatRows() { return Array.from(seatList.querySelectorAll("li.seat")); }
+
+function makeSeatRow(bot = "", name = "") {
+  const n = ++rowCounter;
+  const kind = h("select", { id: `seat-kind-${n}`, class: "seat-kind" },
+    h("option", { value: "" }, "Person"),
+    BOTS.map((b) => h("option", { value: b }, `Bot: ${b}`)));
+  kind.value = bot;
+  const nameInput = h("input", {
+    id: `seat-name-${n}`, class: "seat-name", type: "text", maxlength: "40", autocomplete: "off", spellcheck: "false",
+  });
+  nameInput.value = name;
+  const site = h("select", { id: `seat-site-${n}`, class: "seat-site" },
+    SITES.map((s) => h("option", { value: s }, title(s))));
+  site.value = SITES[seatRows().length % SITES.length];
+  const kindLabel = h("label", { for: kind.id, class: "seat-label" }, "Seat");
+  const remove = h("button", { type: "button", class: "seat-remove" }, "Remove");
+  const row = h("li", { class: "seat", "data-testid": "seat" },
+    h("div", { class: "seat-field" }, kindLabel, kind),
+    h("div", { class: "seat-field grow" }, h("label", { for: nameInput.id }, "Name"), nameInput),
+    h("div", { class: "seat-field site-field" }, h("label", { for: site.id }, "Site"), site),
+    h("div", { class: "seat-field seat-actions" }, remove));
+  kind.addEventListener("change", () => {
+    // A bot gets a name to go by (editable); a person's typed name is never replaced.
+    if (kind.value && (!nameInput.value.trim() || nameInput.dataset.auto === "1")) {
+      const taken = new Set(seatRows().map((r) => r.querySelector(".seat-name").value.trim()));
+      nameInput.value = BOT_NAMES.find((b) => !taken.has(b)) || "";
+      nameInput.dataset.auto = "1";
+    } else if (!kind.value && nameInput.dataset.auto === "1") {
+      nameInput.value = "";
+      delete nameInput.dataset.auto;
+    }
+    refreshSeats();
+  });
+  nameInput.addEventListener("input", () => { delete nameInput.dataset.auto; refreshSeats(); });
+  remove.addEventListener("click", () => {
+    const rows = seatRows();
+    const index = rows.indexOf(row);
+    row.remove();
+    refreshSeats();
+    const left = seatRows();
+    const next = left[Math.min(index, left.length - 1)];
+    (next ? next.querySelector(".seat-remove:not(:disabled)") || next.querySelector(".seat-kind") : addSeat).focus();
+  });
+  return row;
+}
+
+function seatName(row, index) {
+  return row.querySelector(".seat-name").value.trim() || `player ${index + 1}`;
+}
+
+function refreshSeats() {
+  const game = gameKind.value;
+  const rows = seatRows();
+  const limit = LIMITS[game];
+  rows.forEach((row, i) => {
+    const kindLabel = row.querySelector(".seat-label");
+    kindLabel.textContent = `Seat ${i + 1}`;
+    const nameInput = row.querySelector(".seat-name");
+    nameInput.placeholder = `player ${i + 1}`;
+    const remove = row.querySelector(".seat-remove");
+    remove.disabled = rows.length <= 1;
+    remove.setAttribute("aria-label", `Remove seat ${i + 1}`);
+    row.querySelector(".site-field").hidden = game !== "treasure";
+    row.classList.toggle("extra", i >= limit);
+  });
+  addSeat.disabled = rows.length >= limit;
+  seatLimit.textContent = rows.length > limit
+    ? `${TITLES[game]} seats at most ${limit} players: remove ${rows.length - limit}.`
+    : `${rows.length} of at most ${limit} seats.`;
+  seatLimit.classList.toggle("warning", rows.length > limit);
+  // Who starts (Treasure): one option a seat, keeping the choice when it still exists.
+  const chosen = firstSeat.value;
+  firstSeat.replaceChildren(...rows.slice(0, LIMITS.treasure).map((row, i) =>
+    h("option", { value: String(i) }, `Seat ${i + 1}: ${seatName(row, i)}`)));
+  firstSeat.value = chosen && Number(chosen) < Math.min(rows.length, LIMITS.treasure) ? chosen : "0";
+}
+
+function refreshKind() {
+  const game = gameKind.value;
+  $("tomb-options").hidden = game !== "tomb";
+  $("treasure-options").hidden = game !== "treasure";
+  refreshSeats();
+}
+
+// The body for POST /api/games, or a text saying what to fix.
+function collect() {
+  const game = gameKind.value;
+  const rows = seatRows();
+  if (rows.length > LIMITS[game]) return `${TITLES[game]} seats at most ${LIMITS[game]} players: remove ${rows.length - LIMITS[game]} seat(s).`;
+  const seatsBody = rows.map((row) => ({
+    name: row.querySelector(".seat-name").value.trim() || null,
+    bot: row.querySelector(".seat-kind").value || null,
+  }));
+  if (!seatsBody.some((s) => !s.bot)) return "At least one seat must be a person: make a seat a Person.";
+  const body = { game, seats: seatsBody };
+  if (game === "tomb") {
+    body.map = $("tomb-map").value;
+    body.mode = $("tomb-mode").value;
+  } else {
+    body.sites = rows.map((row) => row.querySelector(".seat-site").value);
+    body.movable = $("movable").checked;
+    body.first = Number(firstSeat.value) || 0;
+  }
+  const seedText = $("seed").value.trim();
+  if (seedText) {
+    const seed = Number(seedText);
+    if (!/^\d+$/.test(seedText) || !Number.isSafeInteger(seed)) {
+      return `The seed is a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, or empty for a secret one.`;
+    }
+    body.seed = seed;
+  }
+  return body;
+}
+
+async function createGame(event) {
+  event.preventDefault();
+  const body = collect();
+  if (typeof body === "string") {
+    say(createMessage, body);
+    return;
+  }
+  const firstPerson = body.seats.find((s) => !s.bot);
+  rememberName(firstPerson.name);
+  createButton.disabled = true;
+  say(createMessage, "Creating the game…", "info");
+  try {
+    const created = await api("/api/games", { method: "POST", body });
+    say(createMessage, "");
+    showCreated(created, body.game);
+  } catch (error) {
+    say(createMessage, errorText(error));
+  } finally {
+    createButton.disabled = false;
+  }
+}
+
+// -- new game: invitations -------------------------------------------------------------------
+function showCreated(created, game) {
+  const people = created.seats.filter((s) => s.token);
+  const me = people[0];
+  seats.add({ id: created.id, token: me.token, game, seat: me.seat, name: me.name });
+  if (people.length === 1) {
+    location.assign(me.invite);
+    return;
+  }
+  const list = $("invite-list");
+  list.replaceChildren(...people.map((seat, i) => {
+    const url = location.origin + seat.invite;
+    const link = h("a", { class: "invite-link", href: url, "data-seat": String(seat.seat) }, url);
+    const status = h("span", { class: "copy-status muted", role: "status" });
+    const copy = h("button", { type: "button", class: "copy", "aria-label": `Copy ${seat.name}'s link` }, "Copy link");
+    copy.addEventListener("click", () => copyLink(url, link, status));
+    return h("li", { class: "invite", "data-seat": String(seat.seat) },
+      h("div", { class: "invite-who" }, h("strong", {}, seat.name), ` · seat ${seat.seat + 1}`,
+        i === 0 ? h("span", { class: "badge" }, "you, in this browser") : null),
+      h("div", { class: "invite-url" }, link),
+      h("div", { class: "row" }, copy, status));
+  }));
+  const play = $("play-link");
+  play.href = me.invite;
+  play.textContent = `Play as ${me.name}`;
+  const section = $("invites");
+  section.hidden = false;
+  section.focus();
+  section.scrollIntoView({ block: "nearest" });
+  loadMyGames();
+}
+
+async function copyLink(url, link, status) {
+  try {
+    await navigator.clipboard.writeText(url);
+    status.textContent = "Copied.";
+  } catch {
+    // No clipboard access here: select the link so that Ctrl+C (or a long press) copies it.
+    const range = document.createRange();
+    range.selectNodeContents(link);
+    const selection = getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    status.textContent = "Selected: press Ctrl+C to copy.";
+  }
+  setTimeout(() => { status.textContent = ""; }, 4000);
+}
+
+// -- join by link ----------------------------------------------------------------------------
+// Where an invitation link, a play/replay address or a bare game id leads; [url, null] or [null, why].
+function joinTarget(text) {
+  text = text.trim();
+  if (!text) return [null, "Paste an invitation link or a game id first."];
+  if (/^[A-Za-z0-9_-]{4,64}$/.test(text)) return [`/play/${text}`, null];
+  let url;
+  try { url = new URL(text, location.origin); } catch { url = null; }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    return [null, "That is neither an invitation link nor a game id."];
+  }
+  if (!/^\/(play|replay)\/[^/]+\/?$/.test(url.pathname)) {
+    return [null, "That is not an invitation link: it looks like …/play/GAME#token=…"];
+  }
+  return [url.origin === location.origin ? url.pathname + url.search + url.hash : url.href, null];
+}
+
+function join(event) {
+  event.preventDefault();
+  const [target, why] = joinTarget($("join-link").value);
+  if (!target) {
+    say($("join-message"), why);
+    return;
+  }
+  say($("join-message"), "");
+  location.assign(target);
+}
+
+// -- my games --------------------------------------------------------------------------------
+async function loadMyGames() {
+  const box = $("my-games-list");
+  const section = $("my-games");
+  const held = seats.all().filter((s) => s && typeof s.token === "string" && s.token.length >= 1 && s.token.length <= 64);
+  section.setAttribute("aria-busy", "true");
+  try {
+    if (!held.length) {
+      box.replaceChildren(h("p", { class: "muted empty" }, "No games in this browser yet: the games you create or join appear here."));
+      return;
+    }
+    const { games } = await api("/api/my-games", { method: "POST", body: { tokens: held.slice(0, 100).map((s) => s.token) } });
+    say($("my-games-message"), "");
+    if (!games.length) {
+      box.replaceChildren(h("p", { class: "muted empty" }, "None of the games held in this browser is known to this server."));
+      return;
+    }
+    box.replaceChildren(h("ul", { class: "game-list" }, games.map((g) => {
+      const mine = held.filter((s) => s.id === g.id);
+      const entry = mine.find((s) => s.seat === g.seat) || (mine.length === 1 ? mine[0] : null);
+      const resume = `/play/${encodeURIComponent(g.id)}${entry ? `#token=${entry.token}` : ""}`;
+      const links = g.over
+        ? [h("a", { class: "button replay-link", href: `/replay/${encodeURIComponent(g.id)}` }, "Replay"),
+          h("a", { class: "button", href: resume }, "Final sheet")]
+        : [h("a", { class: "button primary resume-link", href: resume }, "Resume")];
+      return h("li", { class: "game-item", "data-game-id": g.id, "data-seat": String(g.seat), "data-over": g.over ? "yes" : "no" },
+        h("div", { class: "game-what" },
+          h("strong", {}, TITLES[g.game] || g.game), " · ", h("span", { class: "seat-name-text" }, g.name),
+          h("span", { class: "muted" }, ` (seat ${g.seat + 1})`)),
+        h("div", { class: "game-meta row" },
+          h("span", { class: g.over ? "badge done" : "badge turn" }, g.over ? "✔ over" : "▶ in progress"),
+          h("span", { class: "muted" }, `move ${g.version}`),
+          h("span", { class: "muted game-id" }, g.id)),
+        h("div", { class: "row game-links" }, links));
+    })));
+  } catch (error) {
+    say($("my-games-message"), errorText(error));
+    if (box.querySelector(".loading")) box.replaceChildren();
+  } finally {
+    section.setAttribute("aria-busy", "false");
+  }
+}
+
+// -- leaderboards ----------------------------------------------------------------------------
+function boardTable(rows, { caption, valueHeading, value, replay }) {
+  if (!rows.length) return h("p", { class: "muted empty" }, `${caption}: no finished games yet.`);
+  return h("table", { class: "lines leaderboard" },
+    h("caption", {}, caption),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col" }, "Player"),
+      h("th", { scope: "col", class: "num" }, valueHeading),
+      replay ? h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Replay")) : null)),
+    h("tbody", {}, rows.map((r, i) => h("tr", { "data-game-id": r.id },
+      h("td", { class: "num" }, String(i + 1)),
+      h("td", { class: "who" }, r.name || "player 1", h("span", { class: "muted when" }, ` ${String(r.finished || "").slice(0, 10)}`)),
+      h("td", { class: "num" }, String(value(r))),
+      replay ? h("td", {}, h("a", { href: `/replay/${encodeURIComponent(r.id)}`, "aria-label": `Replay ${r.name || "player 1"}'s game` }, "Replay")) : null))));
+}
+
+const VALUES = {
+  tomb: { valueHeading: "Score", value: (r) => r.score },
+  treasure: { valueHeading: "Turns", value: (r) => r.turns },
+};
+
+async function loadDaily(game) {
+  const box = $(`daily-${game}-board`);
+  try {
+    const data = await api(`/api/daily/${game}`);
+    box.replaceChildren(boardTable(data.leaderboard, { caption: `Today, ${data.day}`, ...VALUES[game] }));
+    box.dataset.day = data.day;
+  } catch (error) {
+    box.replaceChildren(h("p", { class: "message error" }, errorText(error)));
+  }
+}
+
+async function startDaily(game) {
+  const button = $(`daily-${game}-play`);
+  const name = $("daily-name").value.trim() || null;
+  rememberName(name);
+  button.disabled = true;
+  say($("daily-message"), "Starting today's challenge…", "info");
+  try {
+    const created = await api(`/api/daily/${game}`, { method: "POST", body: { name } });
+    const seat = created.seats[0];
+    seats.add({ id: created.id, token: seat.token, game, seat: seat.seat, name: seat.name });
+    location.assign(seat.invite);
+  } catch (error) {
+    say($("daily-message"), errorText(error));
+    button.disabled = false;
+  }
+}
+
+const bestRequest = { tomb: 0, treasure: 0 };
+async function loadBest(game) {
+  const select = $(game === "tomb" ? "best-tomb-map" : "best-treasure-site");
+  const box = $(`best-${game}-board`);
+  const where = select.value;
+  const label = select.selectedOptions[0] ? select.selectedOptions[0].textContent : where;
+  const ticket = ++bestRequest[game];
+  box.setAttribute("aria-busy", "true");
+  try {
+    const data = await api(`/api/leaderboards/${game}?where=${encodeURIComponent(where)}`);
+    if (ticket !== bestRequest[game]) return; // the choice changed meanwhile
+    box.replaceChildren(boardTable(data.leaderboard, { caption: label, replay: true, ...VALUES[game] }));
+    box.dataset.where = where;
+  } catch (error) {
+    if (ticket === bestRequest[game]) box.replaceChildren(h("p", { class: "message error" }, errorText(error)));
+  } finally {
+    if (ticket === bestRequest[game]) box.setAttribute("aria-busy", "false");
+  }
+}
+
+// -- content: map titles and sites -----------------------------------------------------------
+async function loadContent() {
+  try {
+    const [tomb, treasure] = await Promise.all([content("tomb"), content("treasure")]);
+    const maps = Object.entries(tomb.maps || {});
+    if (maps.length) {
+      for (const id of ["tomb-map", "best-tomb-map"]) {
+        const select = $(id);
+        const chosen = select.value;
+        select.replaceChildren(...maps.map(([key, m]) => h("option", { value: key }, m.title || key)));
+        if (tomb.maps[chosen]) select.value = chosen;
+      }
+    }
+    const sites = Object.keys(treasure.sites || {});
+    if (sites.length) {
+      const select = $("best-treasure-site");
+      const chosen = select.value;
+      select.replaceChildren(...sites.map((s) => h("option", { value: s }, title(s))));
+      if (sites.includes(chosen)) select.value = chosen;
+    }
+  } catch (error) {
+    say(createMessage, `The maps could not be loaded (${errorText(error)}); the defaults are offered.`);
+  }
+}
+
+// -- start -----------------------------------------------------------------------------------
+const remembered = rememberedName();
+seatList.append(makeSeatRow("", remembered));
+$("daily-name").value = remembered;
+gameKind.addEventListener("change", refreshKind);
+addSeat.addEventListener("click", () => {
+  if (seatRows().length >= LIMITS[gameKind.value]) return;
+  const row = makeSeatRow();
+  seatList.append(row);
+  refreshSeats();
+  row.querySelector(".seat-kind").focus();
+});
+form.addEventListener("submit", createGame);
+$("join-form").addEventListener("submit", join);
+$("daily-tomb-play").addEventListener("click", () => startDaily("tomb"));
+$("daily-treasure-play").addEventListener("click", () => startDaily("treasure"));
+$("best-tomb-map").addEventListener("change", () => loadBest("tomb"));
+$("best-treasure-site").addEventListener("change", () => loadBest("treasure"));
+// Coming back (the browser's back button) may show a page from its cache: refresh the lists.
+addEventListener("pageshow", (event) => { if (event.persisted) { loadMyGames(); loadDaily("tomb"); loadDaily("treasure"); } });
+refreshKind();
+
+await loadContent();
+createButton.disabled = false;
+await Promise.all([loadMyGames(), loadDaily("tomb"), loadDaily("treasure"), loadBest("tomb"), loadBest("treasure")]);
+app.dataset.ready = "yes";

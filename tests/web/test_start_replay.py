@@ -1,0 +1,286 @@
+"""The start page (/) and the replay page (/replay/{id}) in a real browser."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from tests.web.conftest import Watched, api, create, shot
+
+#: A predicate, as a function: a bare expression would be eval'd in the page, which our CSP forbids.
+LIVE_VIEW = "() => window.mummyLive && window.mummyLive.view"
+SEAT_1 = "() => window.mummyLive && window.mummyLive.view && window.mummyLive.view.you === 1"
+
+
+def _finish(base: str, body: dict[str, Any] | None = None, daily: str | None = None) -> tuple[str, str]:
+    """Create a one-person game (or a daily one) and play ``legal[0]`` until it is over."""
+    if daily:
+        created = api(base, f"/api/daily/{daily}", {"name": (body or {}).get("name")})
+    else:
+        assert body is not None
+        created = create(base, body)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    view = api(base, f"/api/games/{game_id}", token=token)
+    for n in range(2000):
+        if view["over"]:
+            return game_id, token
+        answer = api(base, f"/api/games/{game_id}/actions",
+                     {"client_id": f"t{n}", "version": view["version"], "action": view["legal"][0]}, token)
+        view = answer["state"]
+    raise AssertionError("the game did not end")
+
+
+def _start(web: Watched) -> Any:
+    page = web.page()
+    page.goto(web.base + "/")
+    page.wait_for_selector("#app[data-ready=yes]")
+    return page
+
+
+def _seat(n: int, part: str) -> str:
+    return f"#seats li.seat:nth-child({n}) .{part}"
+
+
+def test_new_games_through_the_form_and_my_games(web: Watched) -> None:
+    page = _start(web)
+    assert page.locator("#tomb-map option").all_inner_texts()[:2] == ["Map 1", "Map 2 (advanced)"]
+    shot(page, "start-page")
+
+    # The Tomb: one person and a greedy bot; a single person goes straight to the game.
+    page.select_option("#game-kind", "tomb")
+    page.fill(_seat(1, "seat-name"), "Ada")
+    page.click("#add-seat")
+    page.select_option(_seat(2, "seat-kind"), "greedy")
+    assert page.input_value(_seat(2, "seat-name"))  # a bot gets a name to go by
+    page.select_option("#tomb-mode", "easy")
+    page.click("#create")
+    page.wait_for_url(re.compile(r"/play/[^/#]+$"))
+    page.wait_for_function(LIVE_VIEW)
+    view = page.evaluate("window.mummyLive.view")
+    tomb_id = view["id"]
+    assert view["you"] == 0 and view["game"] == "tomb" and view["config"]["mode"] == "easy"
+    assert [s["bot"] for s in view["seats"]] == [None, "greedy"] and view["seats"][0]["name"] == "Ada"
+
+    # Treasure: two people; the invitations are shown, and Bob's opens Bob's seat.
+    page = _start(web)
+    page.select_option("#game-kind", "treasure")
+    assert page.is_visible("#treasure-options") and not page.is_visible("#tomb-options")
+    page.fill(_seat(1, "seat-name"), "Ada")
+    page.click("#add-seat")
+    page.fill(_seat(2, "seat-name"), "Bob")
+    page.select_option(_seat(2, "seat-site"), "temple")
+    page.check("#movable")
+    page.select_option("#first-seat", "1")
+    page.click("#create")
+    page.wait_for_selector("#invites:not([hidden])")
+    links = page.locator("#invites a.invite-link")
+    assert links.count() == 2
+    hrefs = [links.nth(i).get_attribute("href") or "" for i in range(2)]
+    assert all(h.startswith(web.base + "/play/") and "#token=" in h for h in hrefs)
+    assert page.locator("#invites .copy").count() == 2
+    assert (page.get_attribute("#play-link", "href") or "") == hrefs[0].removeprefix(web.base)
+    shot(page, "start-invites")
+    treasure_id = hrefs[1].split("/play/")[1].split("#")[0]
+    config = api(web.base, f"/api/games/{treasure_id}")["config"]
+    assert config["sites"] == ["oasis", "temple"] and config["movable"] is True and config["first"] == 1
+
+    bob = web.page()
+    bob.goto(hrefs[1])
+    bob.wait_for_function(SEAT_1)
+    assert bob.evaluate("window.mummyLive.view.seats[1].name") == "Bob"
+    bob.close()
+
+    # My games (same browser): the Tomb game, and both Treasure seats (Bob's link was opened here).
+    page.reload()
+    page.wait_for_selector("#app[data-ready=yes]")
+    mine = page.locator("#my-games li.game-item")
+    listed = {(mine.nth(i).get_attribute("data-game-id"), mine.nth(i).get_attribute("data-seat"))
+              for i in range(mine.count())}
+    assert {(tomb_id, "0"), (treasure_id, "0"), (treasure_id, "1")} <= listed
+    bob_item = page.locator(f"#my-games li.game-item[data-game-id='{treasure_id}'][data-seat='1']")
+    assert "Bob" in bob_item.inner_text() and "in progress" in bob_item.inner_text()
+    assert bob_item.locator("a.resume-link").get_attribute("href") == hrefs[1].removeprefix(web.base)
+
+
+def test_start_page_errors_keep_what_was_typed_and_join_by_link(web: Watched) -> None:
+    page = _start(web)
+    page.fill(_seat(1, "seat-name"), "Ada")
+    page.select_option(_seat(1, "seat-kind"), "strong")
+    page.click("#create")
+    assert "person" in page.inner_text("#create-message")  # at least one person
+    page.select_option(_seat(1, "seat-kind"), "")
+    page.fill("#seed", "12x")
+    page.click("#create")
+    assert "seed" in page.inner_text("#create-message")
+
+    # An error from the server is shown with its message; the form keeps its values.
+    page.route("**/api/games", lambda route: route.fulfill(
+        status=422, content_type="application/json",
+        body=json.dumps({"error": {"code": "bad_request", "message": "unknown map 'map9'; maps: map1, map2"}})))
+    page.fill("#seed", "42")
+    page.click("#create")
+    page.wait_for_selector("#create-message.error")
+    assert "unknown map 'map9'" in page.inner_text("#create-message")
+    assert page.input_value(_seat(1, "seat-name")) == "Ada" and page.input_value("#seed") == "42"
+    page.unroute("**/api/games")
+
+    # Join: rubbish is refused in place; a pasted invitation link opens its seat.
+    page.fill("#join-link", "not a link at all")
+    page.click("#join-go")
+    assert page.inner_text("#join-message")
+    created = create(web.base, {"game": "treasure", "seats": [{"name": "Ann"}, {"name": "Ben"}], "seed": 5})
+    page.fill("#join-link", web.base + created["seats"][1]["invite"])
+    page.press("#join-link", "Enter")
+    page.wait_for_function(SEAT_1)
+    assert page.evaluate("window.mummyLive.view.id") == created["id"]
+
+
+def test_daily_challenge_and_best_scores(web: Watched) -> None:
+    # Finished games for the boards: a daily Tomb game, and a solo Tomb on a secret seed on map 2.
+    daily_id, _ = _finish(web.base, {"name": "Dora"}, daily="tomb")
+    best_id, _ = _finish(web.base, {"game": "tomb", "seats": [{"name": "Bea"}], "map": "map2"})
+
+    page = _start(web)
+    daily = page.inner_text("#daily-tomb-board")
+    assert "Dora" in daily and "Today" in daily
+    assert page.locator(f"#daily-tomb-board tr[data-game-id='{daily_id}']").count() == 1
+    assert page.locator("#daily-treasure-board").inner_text().strip()  # rendered (maybe "no finished games yet")
+    page.select_option("#best-tomb-map", "map2")
+    page.wait_for_selector(f"#best-tomb-board[data-where=map2] tr[data-game-id='{best_id}']")
+    assert "Bea" in page.inner_text("#best-tomb-board")
+    page.select_option("#best-treasure-site", "valley")
+    page.wait_for_selector("#best-treasure-board[data-where=valley]")
+
+    page.fill("#daily-name", "Dee")
+    page.click("#daily-tomb-play")
+    page.wait_for_url(re.compile(r"/play/[^/#]+$"))
+    page.wait_for_function(LIVE_VIEW)
+    view = page.evaluate("window.mummyLive.view")
+    assert view["you"] == 0 and view["seats"][0]["name"] == "Dee" and view["config"]["map"] == "map1"
+
+
+def _replay(web: Watched, game_id: str) -> Any:
+    page = web.page()
+    page.goto(f"{web.base}/replay/{game_id}")
+    page.wait_for_selector("#app[data-ready=yes]")
+    return page
+
+
+def _at(page: Any, step: int) -> None:
+    page.wait_for_selector(f"#app[data-shown='{step}']")
+
+
+def _check_replay(page: Any, record: dict[str, Any], name: str) -> None:
+    actions = [a["action"] for a in record["actions"]]
+    steps = len(actions)  # legal[0] never undoes, so every log entry is in the record
+    _at(page, 0)
+    assert page.inner_text("#replay-step") == f"step 0 of {steps}"
+    assert page.inner_text("#replay-action-text") == ""
+    page.click("#replay-next")
+    _at(page, 1)
+    assert page.inner_text("#replay-step") == f"step 1 of {steps}"
+    assert page.inner_text("#replay-action-text") == actions[0] and name in page.inner_text("#replay-action-seat")
+    page.keyboard.press("ArrowRight")
+    _at(page, 2)
+    page.keyboard.press("ArrowRight")
+    _at(page, 3)
+    assert page.inner_text("#replay-action-text") == actions[2]
+    page.keyboard.press("ArrowLeft")
+    _at(page, 2)
+    assert page.inner_text("#replay-action-text") == actions[1]
+    assert page.url.endswith("?step=2")
+    page.click("#replay-prev")
+    _at(page, 1)
+    assert page.is_hidden("#replay-result")
+    page.keyboard.press("End")
+    _at(page, steps)
+    assert page.inner_text("#replay-step") == f"step {steps} of {steps}"
+    assert page.inner_text("#replay-action-text") == actions[-1]
+    assert page.is_visible("#replay-result") and name in page.inner_text("#replay-result")
+    assert page.is_disabled("#replay-next") and page.is_disabled("#replay-last")
+    page.keyboard.press("Home")
+    _at(page, 0)
+    # Space plays (one step every 0.7 s) and pauses.
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.keyboard.press(" ")
+    assert page.get_attribute("#replay-play", "aria-pressed") == "true"
+    _at(page, 2)
+    page.keyboard.press(" ")
+    assert page.get_attribute("#replay-play", "aria-pressed") == "false"
+    # The slider, and a step given in the address.
+    page.fill("#replay-slider", str(steps // 2))
+    _at(page, steps // 2)
+    page.goto(page.url.split("?")[0] + "?step=5")
+    page.wait_for_selector("#app[data-ready=yes]")
+    _at(page, 5)
+    assert page.inner_text("#replay-action-text") == actions[4]
+    # The board was drawn by the game's module (tomb.js / treasure.js), without an error.
+    assert page.locator("#replay-board .render-error").count() == 0, page.inner_text("#replay-board")
+    assert page.locator("#replay-board *").count() > 0
+
+
+def test_replay_of_a_treasure_game(web: Watched) -> None:
+    running = create(web.base, {"game": "treasure", "seats": [{"name": "Run"}], "seed": 1})
+    page = web.page()
+    page.goto(f"{web.base}/replay/{running['id']}")
+    page.wait_for_selector(".error-page")
+    assert "over" in page.inner_text(".error-page")  # 409: not over yet
+
+    game_id, _ = _finish(web.base, {"game": "treasure", "seats": [{"name": "Sol"}], "seed": 3})
+    record = api(web.base, f"/api/games/{game_id}/record")
+    page = _replay(web, game_id)
+    _check_replay(page, record, "Sol")
+    page.keyboard.press("End")
+    _at(page, len(record["actions"]))
+    assert f"{record['final']['squares'][0]} squares covered" in page.inner_text("#replay-result")
+    shot(page, "replay-treasure")
+
+
+def test_replay_of_a_tomb_game(web: Watched) -> None:
+    game_id, _ = _finish(web.base, {"game": "tomb", "seats": [{"name": "Tut"}], "seed": 3})
+    record = api(web.base, f"/api/games/{game_id}/record")
+    page = _replay(web, game_id)
+    _check_replay(page, record, "Tut")
+    page.keyboard.press("End")
+    _at(page, len(record["actions"]))
+    assert f"{record['final'][0]} points" in page.inner_text("#replay-result")
+    shot(page, "replay-tomb")
+
+
+def test_my_games_links_a_finished_game_to_its_replay(web: Watched) -> None:
+    game_id, token = _finish(web.base, {"game": "treasure", "seats": [{"name": "Fin"}], "seed": 7})
+    page = _start(web)
+    page.evaluate("""async ([id, token]) => {
+        const { seats } = await import('/static/js/api.js');
+        seats.add({ id, token, game: 'treasure', seat: 0, name: 'Fin' });
+    }""", [game_id, token])
+    page.reload()
+    page.wait_for_selector("#app[data-ready=yes]")
+    item = page.locator(f"#my-games li.game-item[data-game-id='{game_id}']")
+    assert "over" in item.inner_text()
+    item.locator("a.replay-link").click()
+    page.wait_for_url(f"**/replay/{game_id}")
+    page.wait_for_selector("#app[data-ready=yes]")
+    assert page.inner_text("#replay-step").startswith("step 0 of ")
+
+
+def test_start_page_on_a_phone(phone: Watched) -> None:
+    page = phone.page()
+    page.goto(phone.base + "/")
+    page.wait_for_selector("#app[data-ready=yes]")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 2
+    shot(page, "start-page-phone")
+    page.select_option("#game-kind", "treasure")
+    page.fill(_seat(1, "seat-name"), "Ada")
+    page.click("#add-seat")
+    page.fill(_seat(2, "seat-name"), "Bob")
+    page.click("#create")
+    page.wait_for_selector("#invites:not([hidden])")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 2
+    shot(page, "start-invites-phone")
+    # Keyboard: Tab reaches the controls, and the focused one is outlined.
+    page.focus("#game-kind")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.id")
+    assert focused and page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"

@@ -1,0 +1,171 @@
+"""The Mummy's Tomb in a real browser: the rulebook's first round on Map 1 by clicking
+(T9), undo, the rest of the game chosen by a bot, two players on the same dice, and bad
+clicks refused with the engine's rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mummy.bots.registry import make_agent
+from mummy.server.games import KINDS
+from tests.helpers import FIVE_FIVE_SEED
+from tests.web.conftest import Watched, api, create, shot
+
+TOMB = KINDS["tomb"]
+
+
+def _version(page: Any) -> int:
+    return int(page.evaluate("window.mummyLive.view.version"))
+
+
+def _wait_version(page: Any, above: int) -> None:
+    # Functions, not expression strings: the page's CSP forbids eval.
+    page.wait_for_function("v => window.mummyLive.view && window.mummyLive.view.version > v", arg=above)
+
+
+def _open(page: Any, base: str, invite: str) -> None:
+    page.goto(base + invite)
+    page.wait_for_selector("#sheet")
+
+
+def _place(page: Any, slot: int, shape: str, orient: str, square: str, *, keys: str = "") -> None:
+    """Choose die ``slot``, shape, orientation (by its button, or by keys R/F), click the square."""
+    before = _version(page)
+    page.click(f"#dice [data-slot='{slot}']")
+    page.click(f"#tools [data-shape='{shape}']")
+    if keys:
+        for key in keys:
+            page.keyboard.press(key)
+    else:
+        page.click(f"#tools [data-orient='{orient}']")
+    assert page.get_attribute(f"#tools [data-orient='{orient}']", "aria-pressed") == "true"
+    page.hover(f"#sheet [data-square='{square}']")
+    assert page.get_attribute("#sheet [data-preview]", "data-preview") == "legal"  # the preview says yes
+    page.click(f"#sheet [data-square='{square}']")
+    _wait_version(page, before)
+
+
+def _covered(page: Any) -> set[str]:
+    sheet = page.evaluate("window.mummyLive.view.state.sheets[window.mummyLive.view.you]")
+    return set(sheet["covered"])
+
+
+def test_first_round_by_clicking_undo_then_a_bot_plays_to_the_end(web: Watched) -> None:
+    created = create(web.base, {"game": "tomb", "seats": [{"name": "Jane"}], "seed": FIVE_FIVE_SEED})
+    game_id, token = created["id"], created["seats"][0]["token"]
+    page = web.page()
+    _open(page, web.base, created["seats"][0]["invite"])
+    assert [page.get_attribute(f"#dice [data-slot='{s}']", "data-value") for s in (1, 2)] == ["5", "5"]
+    shot(page, "tomb-round1-start")
+
+    # The rulebook's First Round Example (T9), every choice made by clicking.
+    _place(page, 1, "5a", "r0", "J1")
+    assert _covered(page) == {"J1", "I2", "J2", "K2", "J3"}
+    assert {page.get_attribute(f"#sheet [data-opening='{e}']", "data-opening") for e in ("I2w", "L2w", "J4n")} \
+        == {"I2w", "L2w", "J4n"}
+    _place(page, 2, "5b", "r3", "J4", keys="RRR")  # three quarter turns by keyboard
+    assert page.get_attribute("[data-coins]", "data-coins") == "3"  # the 3 coins of I6
+    assert page.get_attribute("#dice [data-slot='3']", "data-value") == "2"  # row 5 paid: a bonus 2 (T2.4)
+    _place(page, 3, "2a", "r0", "E6")
+    before = _version(page)
+    page.click("#buy2")  # three coins choose a 2 (T4.2)
+    _wait_version(page, before)
+    assert page.get_attribute("[data-coins]", "data-coins") == "0"
+    _place(page, 4, "2b", "r0", "F2")
+    assert "F2" in _covered(page)
+    assert page.locator("#sheet [data-finding='F2'].collected").count() == 1  # the mimic is found
+    assert page.locator("[data-item='shovel'].found").count() == 1
+    assert page.locator(".monster-log [data-monster='mimic'] .mbox.circled").count() == 1
+    marked = {page.get_attribute(x, "data-shape") for x in ["td.marked"] * 0} | set(
+        page.eval_on_selector_all(".tile-table td.marked", "els => els.map(e => e.dataset.shape)"))
+    assert marked == {"2a", "2b", "5a", "5b"}
+    shot(page, "tomb-round1-played")
+
+    # Undo the fork, then place it again: undo goes back to the last roll (T4.6).
+    before = _version(page)
+    page.click("#undo")
+    _wait_version(page, before)
+    assert "F2" not in _covered(page) and page.locator("#sheet [data-finding='F2'].collected").count() == 0
+    _place(page, 4, "2b", "r0", "F2")
+    before = _version(page)
+    page.click("#end")
+    _wait_version(page, before)
+    assert page.inner_text("#round") == "Round 2 of 20"
+    assert page.get_attribute("#dice [data-slot='1']", "data-value") == "5"  # the bonus 5 carried (T2.5)
+
+    # The rest of the game: a bot chooses, the page sends (a mirror of the game chooses).
+    mirror = TOMB.new(FIVE_FIVE_SEED, {"map": "map1", "mode": "standard"}, ["Jane"])
+    for text in ["1:5a.r0@J1", "2:5b.r3@J4", "3:2a.r0@E6", "buy2", "4:2b.r0@F2", "end"]:
+        TOMB.apply(mirror, 0, text)
+    bot = make_agent("tomb", "greedy", 7)
+    while not mirror.is_over:
+        text = TOMB.text(mirror, 0, bot.act(mirror, 0))
+        TOMB.apply(mirror, 0, text)
+        before = _version(page)
+        page.evaluate("t => window.mummyLive.act(t)", text)
+        _wait_version(page, before)
+    page.wait_for_selector("#results")
+    view = api(web.base, f"/api/games/{game_id}", token=token)
+    assert view["over"]
+    total = view["result"]["scores"][0]
+    assert f"Jane: {total} points" in page.inner_text("#results")
+    assert page.inner_text("#score [data-total]") == str(total)
+    shot(page, "tomb-final")
+
+
+def test_bad_clicks_are_refused_with_the_rule_and_nothing_changes(web: Watched) -> None:
+    created = create(web.base, {"game": "tomb", "seats": [{"name": "Jane"}], "seed": FIVE_FIVE_SEED})
+    page = web.page()
+    _open(page, web.base, created["seats"][0]["invite"])
+    page.click("#dice [data-slot='1']")
+    page.click("#tools [data-shape='5a']")
+    page.hover("#sheet [data-square='H2']")
+    assert page.get_attribute("#sheet [data-preview]", "data-preview") == "illegal"
+    page.click("#sheet [data-square='H2']")  # the first tile must open on an entrance
+    page.wait_for_selector(".message.error")
+    assert "T3.2" in page.inner_text(".message.error")
+    assert _version(page) == 0 and _covered(page) == set()
+    page.keyboard.press("Escape")
+    page.keyboard.press("Escape")
+    page.click("#sheet [data-square='H2']")  # no die chosen: a hint, no request
+    assert "Choose a die" in page.inner_text(".message")
+    assert page.is_disabled("#end") and page.is_disabled("#buy")  # not allowed now
+    shot(page, "tomb-refused")
+
+
+def _play_until_end(page: Any) -> None:
+    """Send the first legal action until ending the round is allowed."""
+    view = page.evaluate("window.mummyLive.view")
+    while "end" not in view["legal"]:
+        page.evaluate("t => window.mummyLive.act(t)", view["legal"][0])
+        _wait_version(page, view["version"])
+        view = page.evaluate("window.mummyLive.view")
+
+
+def test_two_players_share_the_dice_and_see_each_other(web: Watched) -> None:
+    created = create(web.base, {"game": "tomb", "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": FIVE_FIVE_SEED})
+    ann, bob = web.page(), web.page()
+    _open(ann, web.base, created["seats"][0]["invite"])
+    _open(bob, web.base, created["seats"][1]["invite"])
+    dice = [[p.get_attribute(f"#dice [data-slot='{s}']", "data-value") for s in (1, 2)] for p in (ann, bob)]
+    assert dice[0] == dice[1] == ["5", "5"]  # one roll for everybody (T4.1)
+    _place(ann, 1, "5a", "r0", "J1")
+    bob.wait_for_function("() => window.mummyLive.view.state.sheets[0].covered['J1'] === 1")
+    assert bob.locator("[data-other='0'] svg.sheet [data-wall]").count() > 0  # Ann's sheet, read only
+    _place(bob, 1, "5b", "r1", "C10")  # Bob starts elsewhere: the corner on the bottom entrance
+    assert "C12" in _covered(bob) and "J1" not in _covered(bob)
+    _play_until_end(ann)
+    before = _version(ann)
+    ann.click("#end")
+    _wait_version(ann, before)
+    bob.wait_for_selector("#players [data-player='0'] [data-phase='waiting']")
+    assert ann.inner_text("#round") == "Round 1 of 20"  # Bob is still playing
+    shot(bob, "tomb-two-players")
+    _play_until_end(bob)
+    bob.click("#end")
+    ann.wait_for_function("() => window.mummyLive.view.state.round === 2")
+    bob.wait_for_function("() => window.mummyLive.view.state.round === 2")
+    assert ann.inner_text("#round") == bob.inner_text("#round") == "Round 2 of 20"
+    rolled = [p.eval_on_selector_all("#dice [data-source='roll']", "els => els.map(e => e.dataset.value)")
+              for p in (ann, bob)]
+    assert rolled[0] == rolled[1] == [str(v) for v in bob.evaluate("window.mummyLive.view.state.dice")]

@@ -1,0 +1,264 @@
+"""Mummy's Treasure in a real browser (treasure.js): a whole game against a bot by
+clicking, a refused placement that changes nothing, the spectator's and the phone's view,
+and the odds as the snapshot gives them."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.web.conftest import Watched, api, create, shot
+
+VERSION = "window.mummyLive.view.version"
+MOVED_ON = f"v => {VERSION} > v"
+
+
+def _open(w: Watched, path: str) -> Any:
+    page = w.page()
+    page.goto(w.base + path)
+    page.wait_for_selector(".treasure")
+    return page
+
+
+def _view(page: Any) -> dict[str, Any]:
+    view: dict[str, Any] = page.evaluate("window.mummyLive.view")
+    return view
+
+
+def _click_and_wait(page: Any, target: Any) -> None:
+    """Click (a selector or a locator) and wait until the game has moved on."""
+    version = page.evaluate(VERSION)
+    (page.locator(target) if isinstance(target, str) else target).click()
+    page.wait_for_function(MOVED_ON, arg=version)
+
+
+def _takes(legal: list[str]) -> dict[str, dict[str, set[str]]]:
+    """pile -> orientation -> the top-left squares where its top tile may go."""
+    out: dict[str, dict[str, set[str]]] = {}
+    for text in legal:
+        m = re.fullmatch(r"take:([a-z]+)@([A-Z]+\d+)\.([hv])", text)
+        if m:
+            out.setdefault(m[1], {"h": set(), "v": set()})[m[3]].add(m[2])
+    return out
+
+
+def _place(page: Any, pile: str, legal: list[str]) -> str:
+    """Choose the pile, then click a lit square of the site (turning the tile if needed).
+    Returns the action the page sends."""
+    page.click(f"[data-pile={pile}] button.take")
+    page.wait_for_selector(f"[data-pile={pile}].selected")
+    lit = page.locator("#my-site .sq.legal")
+    if lit.count() == 0:
+        page.click("#rotate")
+        page.wait_for_selector("#my-site .sq.legal")
+    square = lit.first.get_attribute("data-square")
+    orient = page.get_attribute("#rotate", "data-orient")
+    top = _view(page)["state"]["piles"]
+    tile = next(p["top"] for p in top if p["pile"] == pile)
+    text = f"take:{pile}@{square}.{'h' if tile['rows'] == tile['cols'] else orient}"
+    assert text in legal
+    return text
+
+
+def test_a_game_against_a_bot_to_the_end_by_clicking(web: Watched) -> None:
+    created = create(web.base, {"game": "treasure", "seats": [{"name": "Ann"}, {"bot": "greedy"}], "seed": 3})
+    page = _open(web, created["seats"][0]["invite"])
+    page.wait_for_selector("#roll:enabled")
+    assert page.inner_text("#turn").startswith("Your turn")
+    shot(page, "treasure-start")
+    shots = {"turn": False}
+    for _ in range(300):
+        view = _view(page)
+        if view["over"]:
+            break
+        assert view["to_act"] == [0]  # the bot plays its whole turns inside our requests
+        legal = view["legal"]
+        takes = _takes(legal)
+        if "roll" in legal:
+            _click_and_wait(page, "#roll")
+        elif takes:
+            pile = list(takes)[-1]  # the biggest tile on offer
+            tiles = len(view["state"]["seats"][0]["tiles"])
+            text = _place(page, pile, legal)
+            if not shots["turn"]:
+                page.hover(f"#my-site [data-square={text.split('@')[1].split('.')[0]}]")
+                page.wait_for_selector("#my-site .ghost.ok")
+                shot(page, "treasure-turn")
+                shots["turn"] = True
+            _click_and_wait(page, page.locator(f"#my-site [data-square={text.split('@')[1].split('.')[0]}]"))
+            seat = _view(page)["state"]["seats"][0]
+            assert len(seat["tiles"]) == tiles + 1
+        elif "pass" in legal:
+            _click_and_wait(page, "#pass")
+        else:
+            # Hold the dice for the biggest tile the odds suggest, and reroll the others.
+            suggest = page.locator("[data-pile] button.suggest")
+            if suggest.count():
+                suggest.last.click()
+            action = page.get_attribute("#roll", "data-action")
+            assert action in legal, (action, legal)
+            _click_and_wait(page, "#roll")
+    else:
+        raise AssertionError("the game did not end")
+
+    page.wait_for_selector("#result")
+    final = api(web.base, f"/api/games/{created['id']}")
+    assert final["over"]
+    result = final["result"]
+    winners = [i for i, p in enumerate(result["places"]) if p == 1]
+    assert page.get_attribute("#result", "data-winners") == ",".join(map(str, winners))
+    headline = page.inner_text("#result .headline")
+    names = [s["name"] for s in final["seats"]]
+    if result["reason"] == "full":
+        assert headline == f"{names[result['winner']]} filled the site and wins (R4.1)."
+    else:
+        assert "R4.2" in headline
+    for i, row in enumerate(page.locator("#result tbody tr").all()):
+        seat = int(row.get_attribute("data-seat"))
+        cells = row.locator("td").all_inner_texts()
+        assert cells[1] == names[seat] and int(cells[2]) == result["squares"][seat], (i, cells)
+        assert int(cells[3]) == result["turns"][seat]
+    mine = final["state"]["seats"][0]
+    assert page.locator("#my-site .sq.covered").count() == len(mine["covered"]) > 0
+    covered = page.eval_on_selector_all("#my-site .sq.covered", "els => els.map(e => e.dataset.square)")
+    assert sorted(covered) == sorted(mine["covered"])
+    assert page.locator("#my-site .tile").count() == len(mine["tiles"])
+    assert page.locator(".treasure button:enabled").count() == 0  # nothing left to do
+    shot(page, "treasure-over")
+
+
+def test_a_bad_placement_is_refused_with_its_rule_and_nothing_is_lost(web: Watched) -> None:
+    created = create(web.base, {"game": "treasure", "seats": [{"name": "Ann"}, {"bot": "greedy"}], "seed": 3})
+    page = _open(web, created["seats"][0]["invite"])
+    _click_and_wait(page, "#roll")
+    view = _view(page)
+    takes = _takes(view["legal"])
+    tiles = {p["pile"]: p["top"] for p in view["state"]["piles"]}
+    pile = next(p for p in takes if tiles[p]["rows"] * tiles[p]["cols"] > 1)  # seed 3: the chest shows
+    page.click(f"[data-pile={pile}] button.take")
+    orient = page.get_attribute("#rotate", "data-orient")
+    site = api(web.base, "/api/content/treasure")["sites"][view["state"]["seats"][0]["site"]]
+    bad = next(sq for sq in reversed(site["squares"]) if sq not in takes[pile][orient])
+    version = view["version"]
+    page.click(f"#my-site [data-square={bad}]")
+    message = page.locator(".message.error")
+    message.wait_for()
+    assert "R3.3" in message.inner_text() and "would go off the site" in message.inner_text()
+    assert page.evaluate(VERSION) == version
+    # Nothing lost: the tile is still chosen, the dice are the same, and a good square works.
+    assert page.locator(f"[data-pile={pile}].selected").count() == 1
+    assert _view(page)["state"]["dice"] == view["state"]["dice"]
+    shot(page, "treasure-refused")
+    good = sorted(takes[pile][orient])[0]
+    _click_and_wait(page, f"#my-site [data-square={good}]")
+    assert page.locator(".message.error").count() == 0
+    seat = _view(page)["state"]["seats"][0]
+    assert seat["tiles"][0]["square"] == good
+    # The server's refusal is shown with its rule as well (a pass before the turn's roll).
+    version = page.evaluate(VERSION)
+    page.evaluate("window.mummyLive.act('pass').catch(() => null)")
+    page.wait_for_selector(".message.error")
+    assert "R3.1" in page.inner_text(".message")
+    assert page.evaluate(VERSION) == version
+    assert page.locator("#roll:enabled").count() == 1
+
+
+def test_spectators_see_everything_read_only_and_a_phone_fits(web: Watched, phone: Watched) -> None:
+    created = create(web.base, {"game": "treasure", "seats": [{"name": "Ann"}, {"bot": "greedy"}], "seed": 3,
+                                "sites": ["valley", "temple"]})
+    player = _open(web, created["seats"][0]["invite"])
+    _click_and_wait(player, "#roll")
+    legal = _view(player)["legal"]
+    text = _place(player, list(_takes(legal))[-1], legal)
+    square = text.split("@")[1].split(".")[0]
+    _click_and_wait(player, f"#my-site [data-square={square}]")
+    state = api(web.base, f"/api/games/{created['id']}")["state"]
+
+    watcher = _open(phone, f"/play/{created['id']}")
+    watcher.wait_for_selector(".site-card[data-seat='1']")
+    assert _view(watcher)["you"] is None
+    assert watcher.locator(".treasure button:enabled").count() == 0
+    assert watcher.locator("#my-site, [data-square], #roll, #pass").count() == 0
+    for i, seat in enumerate(state["seats"]):
+        card = watcher.locator(f".site-card[data-seat='{i}']")
+        assert card.locator(".sq.covered").count() == len(seat["covered"])
+        assert card.locator(".tile").count() == len(seat["tiles"])
+    assert watcher.locator(".site-card.current").get_attribute("data-seat") == str(state["current"])
+    assert watcher.locator("[data-pile]").count() == 6
+    assert watcher.evaluate("document.scrollingElement.scrollWidth") <= 390 + 2
+    shot(watcher, "treasure-phone-spectator")
+
+    # A seat on the phone, placing a tile on the widest site (the valley, 9 squares wide).
+    mine = create(phone.base, {"game": "treasure", "seats": [{"name": "Ann"}, {"bot": "greedy"}], "seed": 3,
+                               "sites": ["valley", "oasis"]})
+    seat = _open(phone, mine["seats"][0]["invite"])
+    _click_and_wait(seat, "#roll")
+    legal = _view(seat)["legal"]
+    _place(seat, list(_takes(legal))[-1], legal)
+    seat.locator("#my-site .sq.legal").first.hover()
+    assert seat.evaluate("document.scrollingElement.scrollWidth") <= 390 + 2
+    box = seat.locator("#my-site .site-grid").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    shot(seat, "treasure-phone-player")
+
+
+def test_the_odds_are_the_snapshots_and_the_keys_work(web: Watched) -> None:
+    created = create(web.base, {"game": "treasure", "seats": [{"name": "Ann"}, {"bot": "greedy"}], "seed": 11})
+    page = _open(web, created["seats"][0]["invite"])
+
+    def check_odds() -> None:
+        for p in _view(page)["state"]["piles"]:
+            odds = page.locator(f"[data-pile={p['pile']}] [data-testid=odds]")
+            chance = p["top"]["chance"]
+            assert odds.get_attribute("data-fraction") == chance["fraction"]
+            text = odds.inner_text()
+            assert chance["fraction"] in re.sub(r"\s", "", text)
+            pct = float(re.search(r"([\d.]+)%", text)[1])
+            assert abs(pct - chance["decimal"] * 100) < 0.051, (text, chance)
+            advice = page.locator(f"[data-pile={p['pile']}] [data-testid=advice]")
+            assert advice.get_attribute("data-reroll") == chance["reroll"]
+            assert page.inner_text(f"[data-pile={p['pile']}] [data-testid=top]") == p["top"]["tile"]
+            assert page.inner_text(f"[data-pile={p['pile']}] [data-testid=left]") == f"{p['left']} left"
+            needs = page.get_attribute(f"[data-pile={p['pile']}] [data-testid=needs]", "data-needs")
+            assert needs == p["top"]["needs"]
+
+    check_odds()  # a fresh turn: the reference chances of R6
+    page.keyboard.press("Space")  # the first roll, by key
+    page.wait_for_function(MOVED_ON, arg=0)
+    check_odds()
+    dice = _view(page)["state"]["dice"]
+    assert "".join(page.locator("[data-die]").evaluate_all("els => els.map(e => e.dataset.letter)")) == dice
+    page.keyboard.press("1")
+    page.keyboard.press("2")
+    assert page.get_attribute("[data-die='0']", "aria-pressed") == "true"
+    assert page.get_attribute("[data-die='1']", "aria-pressed") == "true"
+    assert page.get_attribute("#roll", "data-action") == f"reroll:{dice[2:]}"
+    page.keyboard.press("2")  # released again
+    assert page.get_attribute("[data-die='1']", "aria-pressed") == "false"
+    assert page.get_attribute("#roll", "data-action") == f"reroll:{dice[1:]}"
+    view = _view(page)
+    if view["state"]["rolls"] == 1 and "reroll:" + dice[1:] in view["legal"]:
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        page.keyboard.press("r")
+        page.wait_for_function(MOVED_ON, arg=view["version"])
+        after = _view(page)["state"]
+        assert after["rolls"] == 2 and dice[0] in after["dice"]
+        held = page.locator("[data-die][aria-pressed=true]")
+        assert held.count() == 1 and held.get_attribute("data-letter") == dice[0]  # the held die stays held
+        check_odds()
+
+    # The read-only drawing of a snapshot (the replay page's) draws the same table.
+    state = api(web.base, f"/api/games/{created['id']}")["state"]
+    drawn = page.evaluate("""async (state) => {
+        const m = await import("/static/js/treasure.js");
+        const content = await (await fetch("/api/content/treasure")).json();
+        const div = document.createElement("div");
+        document.body.append(div);
+        m.renderTreasureState(div, state, content, {names: ["Ann", "Sphinx"]});
+        return {buttons: div.querySelectorAll("button").length, piles: div.querySelectorAll("[data-pile]").length,
+                sites: div.querySelectorAll(".site-card").length, odds: [...div.querySelectorAll("[data-fraction]")]
+                .map(e => e.dataset.fraction), names: div.querySelector(".seat-list").textContent};
+    }""", state)
+    assert drawn["buttons"] == 0 and drawn["piles"] == 6 and drawn["sites"] == 2
+    assert drawn["odds"] == [p["top"]["chance"]["fraction"] for p in state["piles"]]
+    assert "Sphinx" in drawn["names"]
