@@ -79,6 +79,8 @@ def test_new_games_through_the_form_and_my_games(web: Watched) -> None:
     hrefs = [links.nth(i).get_attribute("href") or "" for i in range(2)]
     assert all(h.startswith(web.base + "/play/") and "#token=" in h for h in hrefs)
     assert page.locator("#invites .copy").count() == 2
+    page.locator("#invites .copy").nth(1).click()  # copied, or selected for Ctrl+C where the clipboard is closed
+    page.wait_for_selector("#invites li.invite:nth-child(2) .copy-status:not(:empty)")
     assert (page.get_attribute("#play-link", "href") or "") == hrefs[0].removeprefix(web.base)
     shot(page, "start-invites")
     treasure_id = hrefs[1].split("/play/")[1].split("#")[0]
@@ -284,3 +286,11 @@ def test_start_page_on_a_phone(phone: Watched) -> None:
     page.keyboard.press("Tab")
     focused = page.evaluate("document.activeElement.id")
     assert focused and page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
+
+    # The replay page fits a phone too.
+    game_id, _ = _finish(phone.base, {"game": "treasure", "seats": [{"name": "Sol"}], "seed": 3})
+    page.goto(f"{phone.base}/replay/{game_id}?step=12")
+    page.wait_for_selector("#app[data-ready=yes]")
+    _at(page, 12)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 2
+    shot(page, "replay-phone")

@@ -105,6 +105,9 @@ function refreshSeats() {
     kindLabel.textContent = `Seat ${i + 1}`;
     const nameInput = row.querySelector(".seat-name");
     nameInput.placeholder = `player ${i + 1}`;
+    nameInput.setAttribute("aria-label", `Seat ${i + 1}: name`);
+    row.querySelector(".seat-kind").setAttribute("aria-label", `Seat ${i + 1}: a person or a bot`);
+    row.querySelector(".seat-site").setAttribute("aria-label", `Seat ${i + 1}: site`);
     const remove = row.querySelector(".seat-remove");
     remove.disabled = rows.length <= 1;
     remove.setAttribute("aria-label", `Remove seat ${i + 1}`);
