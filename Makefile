@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: play test bench bench-quick lint clean
+.PHONY: play terminal test bench bench-quick lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -12,8 +12,13 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev,cluster,server,postgres]'
 	touch $(STAMP)
 
-## Terminal play of The Mummy's Tomb (the web server will take this over). ARGS="--seed 7"
+## The game server with the browser client, on an embedded SQLite file (./mummy.db);
+## it prints the address to open. ARGS="--port 8080 --db postgresql://..."
 play: $(STAMP)
+	$(VENV)/bin/mummy serve $(ARGS)
+
+## Terminal play of The Mummy's Tomb. ARGS="--seed 7 --players 2"
+terminal: $(STAMP)
 	$(VENV)/bin/mummy play tomb $(ARGS)
 
 ## The whole test suite.

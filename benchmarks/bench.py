@@ -156,7 +156,15 @@ def bench_server(quick: bool) -> Figures:
     return run_server_bench(quick)
 
 
-BENCHES: list[Callable[[bool], Figures]] = [bench_tomb, bench_treasure, bench_bots, bench_server]
+def bench_web(quick: bool) -> Figures:
+    """Start page to a drawn Tomb sheet, and click to tile drawn, in Chromium. See web_bench.py."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from web_bench import bench_web as run_web_bench
+
+    return run_web_bench(quick)
+
+
+BENCHES: list[Callable[[bool], Figures]] = [bench_tomb, bench_treasure, bench_bots, bench_server, bench_web]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -377,7 +377,8 @@ def _serve(args: argparse.Namespace) -> int:
     except Exception as exc:  # an unreachable or unusable database
         print(f"mummy serve: cannot use the database {args.db}: {exc}", file=sys.stderr)
         return 2
-    print(f"mummy server on http://{args.host}:{args.port}/ (database {args.db}); API docs at /docs")
+    print(f"mummy: open http://{args.host}:{args.port}/ in a browser to play (database {args.db}; "
+          "API docs at /docs; Ctrl+C stops)", flush=True)
     # No permessage-deflate: a state is a few KiB, and compressing every update on the
     # event loop cost more time than anything else the server does per move.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False)

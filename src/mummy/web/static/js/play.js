@@ -21,6 +21,14 @@ live.addEventListener("status", (e) => {
   statusLine.dataset.state = e.detail;
 });
 
+// Fetch both games' content and modules while connecting: the first drawing waits on
+// whichever the game turns out to be, not on a second round trip after the first view.
+const early = {
+  tomb: [content("tomb"), import("./tomb.js")],
+  treasure: [content("treasure"), import("./treasure.js")],
+};
+for (const [c, m] of Object.values(early)) { c.catch(() => {}); m.catch(() => {}); }
+
 try {
   const view = await live.connect();
   if (token && view.you !== null && view.you !== undefined) {
@@ -28,9 +36,9 @@ try {
   }
   document.getElementById("title").textContent =
     `${view.game === "tomb" ? "The Mummy's Tomb" : "Mummy's Treasure"}${view.you === null ? " — watching" : ""}`;
-  const module = view.game === "tomb" ? await import("./tomb.js") : await import("./treasure.js");
+  const [gameContent, module] = await Promise.all(early[view.game]);
   app.replaceChildren();
-  module.mount(app, live, await content(view.game));
+  module.mount(app, live, gameContent);
 } catch (error) {
   const message = error instanceof ApiError ? describeError(error.error) : String(error);
   app.replaceChildren(h("div", { class: "panel error-page" },

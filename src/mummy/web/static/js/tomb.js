@@ -332,6 +332,7 @@ function backpack(sheet, map) {
 
 // -- read-only rendering (replays, spectators' other sheets) -------------------------------
 export function renderTombState(root, state, content, opts = {}) {
+  loadStyles();
   const names = opts.names || [];
   root.replaceChildren(h("div", { class: "tomb-replay" },
     h("p", { class: "round-line" }, `Round ${state.round} of 20 · dice `, ...state.dice.map((v) => dieFace(v, { size: 22 }))),
@@ -375,17 +376,17 @@ export function mount(root, live, content) {
   async function act(text) {
     if (ui.busy) return;
     ui.busy = true;
-    const before = live.view.version;
     try {
-      await live.act(text);
+      await live.act(text); // the update that follows redraws the page
       ui.tool = null;
       ui.slot = null;
-      say(`Done: ${text}`, "info");
+      ui.message = `Done: ${text}`;
+      ui.messageKind = "info";
     } catch (error) {
       say(describeError(error.error || { message: String(error) }), "error");
+      render();
     } finally {
       ui.busy = false;
-      if (live.view.version === before) render();
     }
   }
 
