@@ -30,7 +30,8 @@ PLACE = """async (square) => {
   const t0 = performance.now();
   document.querySelector(`#sheet [data-square='${square}']`).dispatchEvent(new MouseEvent("click", {bubbles: true}));
   await new Promise((done) => {
-    const check = () => document.querySelector("#sheet [data-wall]") ? requestAnimationFrame(() => done()) : requestAnimationFrame(check);
+    const drawn = () => document.querySelector("#sheet [data-wall]");
+    const check = () => drawn() ? requestAnimationFrame(() => done()) : requestAnimationFrame(check);
     check();
   });
   return performance.now() - t0;
@@ -58,8 +59,8 @@ def _place_tile(page: Any, base: str, runs: int) -> list[float]:
         times.append(float(page.evaluate(PLACE, "J1")))
         version = page.evaluate("() => window.mummyLive.view.version")
         page.click("#undo")
-        page.wait_for_function("v => window.mummyLive.view.version > v && !document.querySelector('#sheet [data-wall]')",
-                               arg=version)
+        page.wait_for_function(
+            "v => window.mummyLive.view.version > v && !document.querySelector('#sheet [data-wall]')", arg=version)
     return times
 
 
@@ -87,7 +88,8 @@ def bench_web(quick: bool) -> dict[str, float]:
             browser.close()
             proc.kill()
             proc.wait()
-    print("web samples (ms): first paint", [round(x) for x in paints], "place", [round(x) for x in places], file=sys.stderr)
+    print("web samples (ms): first paint", [round(x) for x in paints], "place", [round(x) for x in places],
+          file=sys.stderr)
     return {"web.first_paint_ms": round(statistics.median(paints), 1),
             "web.place_tile_ms": round(statistics.median(places), 1)}
 

@@ -169,3 +169,22 @@ def test_two_players_share_the_dice_and_see_each_other(web: Watched) -> None:
     rolled = [p.eval_on_selector_all("#dice [data-source='roll']", "els => els.map(e => e.dataset.value)")
               for p in (ann, bob)]
     assert rolled[0] == rolled[1] == [str(v) for v in bob.evaluate("window.mummyLive.view.state.dice")]
+
+
+def test_the_sheet_fits_a_phone_and_a_spectator_cannot_act(phone: Watched) -> None:
+    created = create(phone.base, {"game": "tomb", "seats": [{"name": "Jane"}], "seed": FIVE_FIVE_SEED})
+    page = phone.page()
+    _open(page, phone.base, created["seats"][0]["invite"])
+    _place(page, 1, "5a", "r0", "J1")  # tapping works at this size too
+    width = page.evaluate("() => document.scrollingElement.scrollWidth")
+    assert width <= 392, f"the page is {width}px wide on a 390px screen"
+    shot(page, "tomb-phone")
+    spectator = phone.context.browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        view = spectator.new_page()
+        view.goto(f"{phone.base}/play/{created['id']}")
+        view.wait_for_selector("#sheet [data-wall]", state="attached")  # Jane's tile, seen by a spectator
+        assert view.locator("#dice button:enabled").count() == 0 and view.locator("#end").count() == 0
+        assert "watching" in view.inner_text("#title")
+    finally:
+        spectator.close()
