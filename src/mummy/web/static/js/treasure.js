@@ -184,8 +184,10 @@ function tileLabel(tileId, narrow) {
 // A site as a CSS grid: a square per cell of the site, its tiles laid over them.
 // `squareAttr` names the squares' attribute: data-square on your own site, data-cell elsewhere.
 function drawSite(seat, site, content, { mine = false, placing = false, size = "normal", handlers = {} } = {}) {
-  const grid = h("div", { class: `site-grid size-${size}${placing ? " placing" : ""}`, role: "grid",
-    "aria-label": `${seat.name}'s site, the ${seat.site}: ${seat.covered.length} of ${seat.squares} squares covered` });
+  const tiles = seat.tiles.map((t) => `${t.tile} at ${t.square}.${t.orient}`).join(", ");
+  const grid = h("div", { class: `site-grid size-${size}${placing ? " placing" : ""}`, role: placing ? "group" : "img",
+    "aria-label": `${seat.name}'s site, the ${seat.site}: ${seat.covered.length} of ${seat.squares} squares covered`
+      + `${tiles ? `; tiles: ${tiles}` : ""}` });
   grid.style.setProperty("--cols", site.cols);
   grid.style.setProperty("--rows", site.rows);
   const on = new Set(site.squares);
@@ -205,7 +207,7 @@ function drawSite(seat, site, content, { mine = false, placing = false, size = "
             "aria-label": label, onclick: () => handlers.place(name), onmouseenter: () => handlers.hover(name),
             onfocus: () => handlers.hover(name), onkeydown: (e) => handlers.arrow(e, name) });
         } else {
-          cell = h("div", { class: cls, [attr]: name, role: "gridcell", "aria-label": label });
+          cell = h("div", { class: cls, [attr]: name, title: label });
         }
       }
       cell.style.gridColumn = String(x + 1);
@@ -217,9 +219,9 @@ function drawSite(seat, site, content, { mine = false, placing = false, size = "
     const pile = content.piles.find((p) => p.pile === pileOfTile(t.tile));
     if (!pile) continue;
     const { x0, y0, hgt, wid } = footprint(pile.rows, pile.cols, t.orient, t.square);
-    const el = h("div", { class: `tile pile-${pile.pile}${wid === 1 ? " narrow" : ""}`, "data-tile": t.tile,
+    const el = h("div", { class: `tile pile-${pile.pile}${wid === 1 && hgt > 1 ? " narrow" : ""}`, "data-tile": t.tile,
       title: `${t.tile} at ${t.square}.${t.orient}`, "aria-hidden": "true" },
-    h("span", {}, tileLabel(t.tile, wid === 1 && hgt === 1)));
+    h("span", {}, tileLabel(t.tile, wid === 1)));
     el.style.gridColumn = `${x0 + 1} / span ${wid}`;
     el.style.gridRow = `${y0 + 1} / span ${hgt}`;
     grid.append(el);
@@ -251,9 +253,11 @@ function resultLines(m) {
     const best = res.places.map((p, i) => (p === 1 ? seatName(m, i) : null)).filter(Boolean);
     headline = `No tile can be taken any more (R4.2); most squares: ${best.join(", ")} ${Math.max(...squares)}.`;
   }
-  const winners = res.places.map((p, i) => (p === 1 ? i : null)).filter((i) => i !== null);
+  // A solo game that got stuck has a score, not a winner (R4.3).
+  const winners = n === 1 && res.reason !== "full" ? [] : res.places.map((p, i) => (p === 1 ? i : null)).filter((i) => i !== null);
   const mine = m.you !== null && m.you !== undefined && n > 1
-    ? (res.places[m.you] === 1 ? "You win!" : `You are ${ordinal(res.places[m.you])}.`) : null;
+    ? (res.places[m.you] === 1 ? (winners.length > 1 ? "You share first place!" : "You win!")
+      : `You are ${ordinal(res.places[m.you])}.`) : null;
   return { headline, mine, winners, turns, squares, places: res.places };
 }
 
@@ -273,8 +277,8 @@ function drawResult(m) {
   h("table", { class: "lines places" },
     h("thead", {}, h("tr", {}, h("th", { class: "num" }, "place"), h("th", {}, "player"),
       h("th", { class: "num" }, "squares"), h("th", { class: "num" }, "turns"))),
-    h("tbody", {}, order.map((i) => h("tr", { "data-seat": i, class: r.places[i] === 1 ? "winner" : "" },
-      h("td", { class: "num" }, r.places[i] === 1 ? "1 ★" : String(r.places[i])),
+    h("tbody", {}, order.map((i) => h("tr", { "data-seat": i, class: r.winners.includes(i) ? "winner" : "" },
+      h("td", { class: "num" }, r.winners.includes(i) ? `${r.places[i]} ★` : String(r.places[i])),
       h("td", {}, seatName(m, i)),
       h("td", { class: "num" }, String(r.squares[i])),
       h("td", { class: "num" }, String(r.turns[i])))))));
@@ -404,6 +408,7 @@ function drawDice(m) {
 function rollAction(m) {
   const st = m.state;
   if (st.rolls === 0) return { text: "roll", label: "Roll the dice", legal: m.legal.roll };
+  if (st.rolls >= ROLLS) return { text: "", label: "No reroll left", legal: false };
   const letters = sortSymbols([...st.dice].filter((_, i) => !m.ui.held.has(i)).join(""));
   const n = letters.length;
   return { text: n ? `reroll:${letters}` : "", label: n ? `Reroll ${n} ${n === 1 ? "die" : "dice"} (${letters})` : "Reroll",
@@ -416,7 +421,7 @@ function siteCard(m, i, opts) {
   const current = !m.state.over && m.state.current === i;
   const you = m.you === i;
   const res = m.state.over ? resultLines(m) : null;
-  const won = res && res.places[i] === 1;
+  const won = res && res.winners.includes(i);
   const card = h("section", { class: `panel site-card${current ? " current" : ""}${you ? " mine" : ""}${won ? " won" : ""}`,
     "data-seat": String(i), id: opts.mine ? "my-site" : null, "data-site": seat.site, "aria-label": `${seatName(m, i)}'s site` },
   h("header", { class: "site-head" },
@@ -509,6 +514,12 @@ export function renderTreasureState(root, state, content, opts = {}) {
 
 export function mount(root, live, content) {
   ensureStyles();
+  // The table is drawn again on every change; what happens is also told to screen readers
+  // through one live region that stays put.
+  const announcer = h("p", { class: "sr-only", role: "status", "aria-live": "polite", "data-testid": "announce" });
+  const host = h("div", { class: "treasure-host" });
+  root.replaceChildren(announcer, host);
+  const announce = (text) => { announcer.textContent = text; };
   const ui = emptyUi();
   let busy = false;
   let awaitVersion = null;
@@ -523,7 +534,10 @@ export function mount(root, live, content) {
       handlers, result: view.result || null, version: view.version };
   };
 
-  const say = (text, kind = "info") => { ui.message = text ? { text, kind } : null; };
+  const say = (text, kind = "info") => {
+    ui.message = text ? { text, kind } : null;
+    if (text) announce(text);
+  };
 
   const send = (text) => {
     if (busy || !live.view) return;
@@ -667,7 +681,7 @@ export function mount(root, live, content) {
     const idle = !active || active === document.body;
     const key = target || (inside && active.dataset ? active.dataset.focus : null) || (idle ? wantFocus : null);
     const m = model();
-    drawTable(root, m);
+    drawTable(host, m);
     // Light up where the chosen tile can go, and let the site take one tab stop.
     if (ui.pile) {
       const places = m.legal.takes.get(ui.pile);
@@ -719,8 +733,15 @@ export function mount(root, live, content) {
     }
     const legal = readLegal(view.over ? [] : view.legal);
     if (ui.pile && !legal.takes.has(ui.pile)) { ui.pile = null; ui.hover = null; }
+    const moved = !prev || prev.version !== view.version;
     prev = view;
     draw();
+    if (moved) {
+      const m = model();
+      const res = view.over ? resultLines(m) : null;
+      const dice = st.dice ? ` Dice: ${[...st.dice].map((l) => `${SYMBOLS[l].name} ${l}`).join(", ")}.` : "";
+      announce(res ? `${res.headline} ${res.mine || ""}` : `${ui.last ? `${ui.last} ` : ""}${turnLine(m)}${dice}`);
+    }
   }
 
   function lastMoves(before, after) {
