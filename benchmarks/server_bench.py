@@ -10,6 +10,7 @@ at random points while it is played, restarted, and every acknowledged action ch
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import os
 import random
@@ -131,7 +132,7 @@ def crash_figures(cycles: int = 50, seed: int = 7) -> dict[str, float]:
                         cid = f"c{cycle}-{view['version']}"
                         body = {"client_id": cid, "version": view["version"], "action": view["legal"][0]}
                         acknowledged[cid] = call(f"{base}/api/games/{game_id}/actions", body, token)["result"]
-                except (urllib.error.URLError, ConnectionError, OSError):
+                except (urllib.error.URLError, http.client.HTTPException, ConnectionError, OSError):
                     pass
                 finally:
                     killer.cancel()

@@ -4,6 +4,7 @@ the game must replay (no half-applied action)."""
 
 from __future__ import annotations
 
+import http.client
 import os
 import random
 import signal
@@ -39,7 +40,7 @@ def test_kill_9_at_random_points_loses_no_acknowledged_action(tmp_path: Path) ->
                     move = {"client_id": client_id, "version": view["version"], "action": rng.choice(view["legal"])}
                     answer = call(f"{base}/api/games/{game_id}/actions", move, token)
                     acknowledged[client_id] = answer["result"]  # the server said yes: it must last
-            except (urllib.error.URLError, ConnectionError, OSError):
+            except (urllib.error.URLError, http.client.HTTPException, ConnectionError, OSError):
                 pass  # killed mid-request: that action was never acknowledged
             finally:
                 killer.cancel()
