@@ -115,8 +115,8 @@ class Hub:
             try:
                 # A client that does not read must not hold up its game: it gets a moment,
                 # then it is dropped (it can reconnect and resynchronise).
-                await asyncio.wait_for(ws.send_json({"type": "update", "version": view["version"], "state": view}),
-                                       SEND_TIMEOUT)
+                async with asyncio.timeout(SEND_TIMEOUT):  # no task per send, unlike wait_for
+                    await ws.send_json({"type": "update", "version": view["version"], "state": view})
             except TimeoutError:
                 self.rooms.get(game_id, {}).pop(ws, None)
                 with contextlib.suppress(Exception):

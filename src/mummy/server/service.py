@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -77,6 +77,9 @@ class ServiceError(Exception):
 
 
 _INSERT_ACTION: Final = insert(ActionRow)
+_STAMP: Final = (update(GameRow).where(GameRow.id == bindparam("b_id"))
+                 .values(version=bindparam("b_version"), over=bindparam("b_over")))
+_STAMP_OVER: Final = _STAMP.values(result=bindparam("b_result"))
 
 
 def commitment(kind: str, seed: int, nonce: str) -> str:
@@ -288,19 +291,19 @@ class GameService:
         result = {"version": seq, "seat": seat, "action": canonical, "over": over}
         answer = json.dumps(result)
         try:
-            values: dict[str, Any] = {"version": seq, "over": over}
-            if over:
-                values["result"] = json.dumps(live.kind.result(live.game))
-            # Core statements on one connection, not the ORM's unit of work: this is the
-            # hot path of every move, and the ORM's bookkeeping cost more than the write.
+            # Statements made once (module constants) on one connection, not the ORM's unit
+            # of work: this is the hot path of every move, and building statements and the
+            # ORM's bookkeeping cost more than the write itself.
             row = {"game_id": game_id, "seq": seq, "seat": seat, "text": canonical, "affects": affects,
                    "client_id": client_id, "result": answer, "created": _now()}
-            stamp = update(GameRow).where(GameRow.id == game_id).values(**values)
+            stamp: dict[str, Any] = {"b_id": game_id, "b_version": seq, "b_over": over}
+            if over:
+                stamp["b_result"] = json.dumps(live.kind.result(live.game))
             # The connection is taken from the pool outside the write lock, which is held
             # only for the statements and the commit (the transaction starts at the first).
             with self.engine.connect() as conn, self._writes, conn.begin():
                 conn.execute(_INSERT_ACTION, row)
-                conn.execute(stamp)
+                conn.execute(_STAMP_OVER if over else _STAMP, stamp)
         except Exception as exc:
             self._forget(game_id)  # the game in memory ran ahead of the log: rebuild it
             if isinstance(exc, IntegrityError):

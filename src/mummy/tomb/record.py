@@ -114,17 +114,21 @@ def snapshot(game: TombGame, player: int) -> dict[str, Any]:
             item["colour" if kind == "golem" else "item"] = what
         collected.append(item)
     rooms = []
+    # Each of these walks the sheet: once per snapshot, not once per room or entrance.
+    connected_rooms, closed_rooms = s.connected_rooms(), s.closed_rooms()
+    connected_entrances, closed_entrances = s.connected_entrances(), s.closed_entrances()
+    openings = s.open_openings()
     for i, room in enumerate(m.spec.rooms):
         e = g.edge(room.square, room.side)
-        state = ("connected" if s.connected_rooms() >> e & 1 else
-                 "closed" if s.closed_rooms() >> e & 1 else "open")
+        state = ("connected" if connected_rooms >> e & 1 else
+                 "closed" if closed_rooms >> e & 1 else "open")
         rooms.append({"square": g.square_name(room.square), "opening": names(e), "finding": room.finding,
                       "colour": room.colour, "state": state, "collected": bool(s.rooms_found >> i & 1)})
     entrances = []
     for sq, side in m.spec.entrances:
         e = g.edge(sq, side)
-        state = ("connected" if s.connected_entrances() >> e & 1 else
-                 "closed" if s.closed_entrances() >> e & 1 else "open")
+        state = ("connected" if connected_entrances >> e & 1 else
+                 "closed" if closed_entrances >> e & 1 else "open")
         entrances.append({"edge": names(e), "state": state, "start": e == s.start})
     colours = m.colours
     sc = score(s)
@@ -142,8 +146,8 @@ def snapshot(game: TombGame, player: int) -> dict[str, Any]:
         "covered": {g.square_name(q): n for q, n in sorted(s.tile_at().items())},
         "tiles": tiles,
         "walls": edges(s.walls),
-        "open_openings": edges(s.open_openings()),
-        "passages": edges(open_edges & ~m.connectable & ~s.open_openings()),
+        "open_openings": edges(openings),
+        "passages": edges(open_edges & ~m.connectable & ~openings),
         "entrances": entrances,
         "rooms": rooms,
         "findings": collected,
