@@ -188,3 +188,62 @@ def test_the_sheet_fits_a_phone_and_a_spectator_cannot_act(phone: Watched) -> No
         assert "watching" in view.inner_text("#title")
     finally:
         spectator.close()
+
+
+def _click_action(page: Any, text: str) -> None:
+    """Enter one action of the notation the way a player would: by clicking."""
+    source, _, verb = text.partition(":")
+    if not verb:  # buy, buyN, open, open+skey, end
+        page.click(f"[data-action='{text}']")
+        return
+    if source in ("wand", "shovel"):
+        page.click(f"[data-source='{source}']")
+    else:
+        page.click(f"#dice [data-slot='{source.split('+')[0]}']")
+    if verb.startswith("dig."):
+        sides, _, square = verb[4:].partition("@")
+        page.click(f"#tools [data-dig='{sides}']")
+        page.click(f"#sheet [data-square='{square}']")
+    elif verb.startswith(("erase@", "add@")):
+        tool, _, edge = verb.partition("@")
+        page.click(f"#tools [data-tool='{tool}']")
+        page.locator(f"#sheet [data-edge='{edge}']").dispatch_event("click")  # a line: no area to aim at
+    elif "@" in verb:
+        shape_orient, _, square = verb.partition("@")
+        shape, _, orient = shape_orient.partition(".")
+        if shape == "room":
+            page.click(f"#tools [data-shape='room'][data-slots='{source}']")
+        else:
+            page.click(f"#tools [data-shape='{shape}']")
+        page.click(f"#tools [data-orient='{orient}']")
+        page.click(f"#sheet [data-square='{square}']")
+    elif verb.split("+")[0] in ("ooze", "skeleton", "zombie", "mimic", "mummy") or verb.startswith("golem."):
+        page.click(f".monster-log [data-action='{text}']")  # lit up in the Monster Log for this die
+    else:  # up, down, discard
+        page.click(f"#tools [data-action='{text}']")
+
+
+def test_a_whole_game_entered_by_clicking_on_map2(web: Watched) -> None:
+    """Every action a strong bot chooses, entered through the page's buttons and the sheet
+    (Map 2), the page's sheet equal to the engine's after each one."""
+    seed = 4242
+    created = create(web.base, {"game": "tomb", "seats": [{"name": "Kim"}], "map": "map2", "seed": seed})
+    page = web.page()
+    _open(page, web.base, created["seats"][0]["invite"])
+    mirror = TOMB.new(seed, {"map": "map2", "mode": "standard"}, ["Kim"])
+    bot = make_agent("tomb", "strong", 3)  # it uses nearly every kind of action
+    kinds: set[str] = set()
+    while not mirror.is_over:
+        text = TOMB.text(mirror, 0, bot.act(mirror, 0))
+        TOMB.apply(mirror, 0, text)
+        before = _version(page)
+        _click_action(page, text)
+        _wait_version(page, before)
+        assert page.evaluate("() => window.mummyLive.view.state.sheets[0].covered") == \
+            TOMB.view(mirror)["sheets"][0]["covered"]
+        kinds.add(text.partition(":")[2].split("@")[0].split(".")[0] or text.rstrip("123456"))
+    page.wait_for_selector("#results")
+    # Tiles, the Wand (both ways), the Shovel, buying, coins on dice, keys and items on monsters:
+    assert {"end", "erase", "add", "dig", "buy", "up", "down", "open+skey", "ooze+hammer", "golem",
+            "mimic+skey", "mummy"} <= kinds, kinds
+    shot(page, "tomb-map2-final")

@@ -571,7 +571,7 @@ export function mount(root, live, content) {
       btn("buy", "Buy a die (2 coins)", "buy"), choose, btn("open", "Open a sarcophagus (key)", "open"), btn("open+skey", "Open with the Skeleton Key", "open-skey"),
       ...items,
       h("button", { id: "undo", disabled: !view.can_undo, onclick: () => act("undo") }, "↶ Undo"),
-      h("button", { id: "end", class: "primary", disabled: !has("end"), onclick: () => act("end") },
+      h("button", { id: "end", "data-action": "end", class: "primary", disabled: !has("end"), onclick: () => act("end") },
         sheet.phase === "after" ? "Finish the game" : "End the round"));
   }
 
