@@ -93,7 +93,13 @@ class Watched:
 
     def page(self) -> Any:
         page = self.context.new_page()
+        host = urlparse(self.base).netloc
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        # A Content Security Policy violation is only a console message: catch those too.
+        page.on("console", lambda m: self.errors.append(f"console: {m.text}")
+                if m.type == "error" and "Content Security Policy" in m.text else None)
+        # Websockets do not pass through routing: check their hosts here.
+        page.on("websocket", lambda ws: None if urlparse(ws.url).netloc == host else self.outside.append(ws.url))
         page.set_default_timeout(15_000)
         return page
 

@@ -76,7 +76,7 @@ def test_first_round_by_clicking_undo_then_a_bot_plays_to_the_end(web: Watched) 
     assert page.locator("#sheet [data-finding='F2'].collected").count() == 1  # the mimic is found
     assert page.locator("[data-item='shovel'].found").count() == 1
     assert page.locator(".monster-log [data-monster='mimic'] .mbox.circled").count() == 1
-    marked = {page.get_attribute(x, "data-shape") for x in ["td.marked"] * 0} | set(
+    marked = set(
         page.eval_on_selector_all(".tile-table td.marked", "els => els.map(e => e.dataset.shape)"))
     assert marked == {"2a", "2b", "5a", "5b"}
     shot(page, "tomb-round1-played")
@@ -247,3 +247,45 @@ def test_a_whole_game_entered_by_clicking_on_map2(web: Watched) -> None:
     assert {"end", "erase", "add", "dig", "buy", "up", "down", "open+skey", "ooze+hammer", "golem",
             "mimic+skey", "mummy"} <= kinds, kinds
     shot(page, "tomb-map2-final")
+
+
+def test_an_action_sent_as_the_connection_drops_is_applied_once(web: Watched) -> None:
+    created = create(web.base, {"game": "tomb", "seats": [{"name": "Jane"}], "seed": FIVE_FIVE_SEED})
+    page = web.page()
+    _open(page, web.base, created["seats"][0]["invite"])
+    # Send, and cut the connection before the answer can arrive: the page reconnects and
+    # sends the same client id again; the server applies it once and answers both times.
+    result = page.evaluate("""async () => {
+        const live = window.mummyLive;
+        const answer = live.act("1:5a.r0@J1");
+        live.socket.close();
+        return await answer;
+    }""")
+    assert result["action"] == "1:5a.r0@J1" and result["version"] == 1
+    page.wait_for_selector("#status[data-state=open]")
+    view = api(web.base, f"/api/games/{created['id']}", token=created["seats"][0]["token"])
+    assert view["version"] == 1  # once, not twice
+    _place(page, 2, "5b", "r3", "J4")  # and the page goes on as before
+
+
+def test_keyboard_enter_on_a_button_is_the_button_and_a_wrong_link_does_not_stick(web: Watched) -> None:
+    created = create(web.base, {"game": "tomb", "seats": [{"name": "<img src=x onerror=alert(1)>"}],
+                                "seed": FIVE_FIVE_SEED})
+    page = web.page()
+    _open(page, web.base, created["seats"][0]["invite"])
+    assert "<img src=x onerror=alert(1)>" in page.inner_text("#players")  # a name is text, never markup
+    page.keyboard.press("1")
+    page.click("#tools [data-shape='5b']")
+    page.keyboard.press("ArrowDown")  # the keyboard cursor is on the sheet
+    page.focus("#tools [data-orient='r1']")
+    page.keyboard.press("Enter")  # chooses the orientation: places nothing
+    assert page.get_attribute("#tools [data-orient='r1']", "aria-pressed") == "true"
+    assert _version(page) == 0
+    # A link with a wrong token says so, and does not replace the seat this browser holds.
+    page.goto(f"{web.base}/")  # leave the page (a new fragment alone would not reload it)
+    page.goto(f"{web.base}/play/{created['id']}#token=not-a-token")
+    page.wait_for_selector(".error-page")
+    page.goto(f"{web.base}/")
+    page.goto(f"{web.base}/play/{created['id']}")
+    page.wait_for_selector("#sheet")
+    assert page.evaluate("() => window.mummyLive.view.you") == 0

@@ -58,7 +58,8 @@ function newClientId() {
 }
 
 // -- a live game ----------------------------------------------------------------------------
-// Events: "view" (detail: the newest view), "status" (detail: "open" | "closed" | "connecting"),
+// Events: "view" (detail: the newest view), "status" (detail: "open" | "connecting" |
+// "closed" (reconnecting) | "disconnected" (for good; unanswered actions are rejected)),
 // "refused" (detail: the error of a refused action).
 export class LiveGame extends EventTarget {
   constructor(gameId, token) {
@@ -78,26 +79,43 @@ export class LiveGame extends EventTarget {
     const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(this.id)}${query}`);
     this.socket = socket;
     this._status("connecting");
-    socket.addEventListener("open", () => { this.retry = 0; this._status("open"); });
+    socket.addEventListener("open", () => this._status("open"));
     socket.addEventListener("message", (event) => this._receive(JSON.parse(event.data)));
     socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
+      // 1008: refused for good (a bad token, or this connection broke the rules).
+      if (this.closedByUs || event.code === 1008) {
+        this._status("disconnected");
+        this._failPending({ code: "disconnected", message: event.reason || "disconnected from the game" });
+        return;
+      }
       this._status("closed");
-      if (this.closedByUs || event.code === 1008) return; // refused for good (a bad token)
-      const delay = Math.min(5000, 250 * 2 ** this.retry++);
-      setTimeout(() => this.connect(), delay);
+      // Try again, waiting longer each time; much longer when the game is full (1013).
+      // The count starts again only once a state arrives, not when a socket opens.
+      const base = event.code === 1013 ? 2000 : 250;
+      const delay = Math.min(15000, base * 2 ** this.retry++);
+      this.timer = setTimeout(() => this.connect(), delay);
     });
     return new Promise((resolve, reject) => {
       const first = (e) => { this.removeEventListener("view", first); resolve(e.detail); };
       this.addEventListener("view", first);
       socket.addEventListener("close", (e) => {
-        if (!this.view) reject(new ApiError(0, this.lastError || { code: "closed", message: e.reason || "the server closed the connection" }));
+        if (!this.view) {
+          this.removeEventListener("view", first);
+          reject(new ApiError(0, this.lastError || { code: "closed", message: e.reason || "the server closed the connection" }));
+        }
       }, { once: true });
     });
   }
 
+  _failPending(error) {
+    for (const p of this.pending.values()) p.reject(new ApiError(0, error));
+    this.pending.clear();
+  }
+
   close() {
     this.closedByUs = true;
+    clearTimeout(this.timer);
     if (this.socket) this.socket.close(1000);
   }
 
@@ -115,6 +133,7 @@ export class LiveGame extends EventTarget {
 
   _receive(message) {
     if (message.type === "state") {
+      this.retry = 0;
       this._setView(message.state);
       // Actions sent but never answered (the connection dropped): send them again with
       // the same client id; the server answers a repeated id with its first answer.

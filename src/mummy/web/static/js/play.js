@@ -6,16 +6,11 @@ const app = document.getElementById("app");
 const statusLine = document.getElementById("status");
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
-if (fromHash) {
-  seats.add({ id: gameId, token: fromHash });
-  // The token is the seat's secret: keep it in this browser, not in the address bar.
-  history.replaceState(null, "", location.pathname);
-}
 const token = fromHash || seats.tokenFor(gameId);
 const live = new LiveGame(gameId, token);
 window.mummyLive = live; // for tests and the curious: the live game of this page
 
-const STATUS = { open: "connected", connecting: "connecting…", closed: "reconnecting…" };
+const STATUS = { open: "connected", connecting: "connecting…", closed: "reconnecting…", disconnected: "disconnected" };
 live.addEventListener("status", (e) => {
   statusLine.textContent = STATUS[e.detail] || e.detail;
   statusLine.dataset.state = e.detail;
@@ -32,14 +27,18 @@ for (const [c, m] of Object.values(early)) { c.catch(() => {}); m.catch(() => {}
 try {
   const view = await live.connect();
   if (token && view.you !== null && view.you !== undefined) {
+    // Kept only once the server has taken it: a wrong link must not stick to this game.
     seats.add({ id: gameId, token, game: view.game, seat: view.you, name: view.seats[view.you].name });
   }
+  // The token is the seat's secret: keep it in this browser, not in the address bar.
+  if (fromHash) history.replaceState(null, "", location.pathname);
   document.getElementById("title").textContent =
     `${view.game === "tomb" ? "The Mummy's Tomb" : "Mummy's Treasure"}${view.you === null ? " — watching" : ""}`;
   const [gameContent, module] = await Promise.all(early[view.game]);
   app.replaceChildren();
   module.mount(app, live, gameContent);
 } catch (error) {
+  live.close(); // no retrying behind the error page
   const message = error instanceof ApiError ? describeError(error.error) : String(error);
   app.replaceChildren(h("div", { class: "panel error-page" },
     h("h2", {}, "This game cannot be shown"), h("p", { class: "message error" }, message),

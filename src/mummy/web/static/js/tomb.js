@@ -124,9 +124,18 @@ function defs() {
 export function drawSheet(map, sheet, { small = false, label = "" } = {}) {
   const W = MARGIN * 2 + map.width * CELL;
   const H = MARGIN * 2 + map.height * CELL;
+  // What the drawing shows, in words, for screen readers (the colours have shapes and
+  // letters too; this says it all at once).
+  let summary = label || `${map.title} sheet`;
+  if (sheet) {
+    const ents = sheet.entrances.map((e) => `${e.edge} ${e.state}${e.start ? " (start)" : ""}`).join(", ");
+    const rooms = sheet.rooms.map((r) => `${r.square} ${r.state}${r.collected ? " collected" : ""}`).join(", ");
+    summary += `: ${Object.keys(sheet.covered).length} squares covered by ${sheet.tiles.length} tiles, `
+      + `${sheet.open_openings.length} open openings. Entrances: ${ents}. Rooms: ${rooms}.`;
+  }
   const root = svg("svg", {
     viewBox: `0 0 ${W} ${H}`, class: small ? "sheet small" : "sheet", role: "img",
-    "aria-label": label || `${map.title} sheet`, "data-player": sheet ? sheet.player : undefined,
+    "aria-label": summary, "data-player": sheet ? sheet.player : undefined,
   });
   root.append(defs());
   const covered = sheet ? sheet.covered : {};
@@ -182,6 +191,7 @@ export function drawSheet(map, sheet, { small = false, label = "" } = {}) {
     const g = icon(r.finding, cx, cy, r);
     const st = roomStates.get(r.square);
     g.setAttribute("data-room", r.square);
+    g.append(svg("title", {}, `Room ${r.square}, ${r.finding === "gem" ? `${r.colour} gem` : "sarcophagus"}: ${st ? st.state : "open"}${st && st.collected ? ", collected" : ""}`));
     if (st && st.state !== "open") g.setAttribute("data-state", st.state);
     if (st && st.collected) g.append(svg("path", { d: `M${cx - 9} ${cy + 1}l6 6 12 -14`, stroke: "#009e73", "stroke-width": 3.5, fill: "none" }));
     findings.append(g);
@@ -209,7 +219,7 @@ export function drawSheet(map, sheet, { small = false, label = "" } = {}) {
       d: `M${tipX} ${tipY}L${backX + px} ${backY + py}L${backX - px} ${backY - py}z`,
       fill: state === "connected" ? "#009e73" : state === "closed" ? "#1d1a14" : "#fff",
       stroke: "#1d1a14", "stroke-width": 1.5, "data-entrance": e.edge, "data-state": state,
-    }));
+    }, svg("title", {}, `Entrance ${e.edge}: ${state}${st && st.start ? ", the start" : ""}`)));
     if (st && st.start) ent.append(svg("text", { x: backX + dx * 2, y: backY + dy * 2 + 4, "font-size": 9, "text-anchor": "middle", "font-weight": 700 }, "S"));
   }
   root.append(ent);
@@ -366,12 +376,20 @@ export function mount(root, live, content) {
   let legal = [];
   let view = live.view;
 
+  // One live region for the whole page, outside what each view redraws, so that screen
+  // readers announce a refusal once and reliably.
   const els = {
+    message: h("p", { class: "message info tomb-message", id: "message", role: "status", "aria-live": "polite" }),
     layout: h("div", { class: "tomb-layout" }),
   };
-  root.append(els.layout);
+  root.append(els.message, els.layout);
 
-  const say = (text, kind = "info") => { ui.message = text; ui.messageKind = kind; const m = root.querySelector(".message"); if (m) { m.textContent = text; m.className = `message ${kind}`; } };
+  const say = (text, kind = "info") => {
+    ui.message = text;
+    ui.messageKind = kind;
+    els.message.textContent = text;
+    els.message.className = `message ${kind} tomb-message`;
+  };
 
   async function act(text) {
     if (ui.busy) return;
@@ -380,8 +398,7 @@ export function mount(root, live, content) {
       await live.act(text); // the update that follows redraws the page
       ui.tool = null;
       ui.slot = null;
-      ui.message = `Done: ${text}`;
-      ui.messageKind = "info";
+      say(`Done: ${text}`, "info");
     } catch (error) {
       say(describeError(error.error || { message: String(error) }), "error");
       render();
@@ -638,7 +655,6 @@ export function mount(root, live, content) {
           h("span", { class: "badge", id: "phase", "data-phase": sheet.phase }, PHASE_NAME[sheet.phase] || sheet.phase)),
         mine() && !view.over ? diceRow(sheet) : diceRow(sheet),
         mine() && !view.over ? toolButtons(sheet) : null,
-        h("p", { class: `message ${ui.messageKind}`, role: "status", "aria-live": "polite" }, ui.message),
         mine() && !view.over ? globalButtons(sheet) : null),
       h("div", { class: "sheet-wrap panel" }, drawn.root),
       resultsPanel());
@@ -653,7 +669,26 @@ export function mount(root, live, content) {
       ...others.map(({ s, i }) => h("section", { class: "panel other", "data-other": String(i) },
         h("h2", {}, `${view.seats[i].name}`, " ", h("span", { class: "badge", "data-phase": s.phase }, PHASE_NAME[s.phase] || s.phase), ` ${s.score.total} pts`),
         drawSheet(content.maps[s.map], s, { small: true, label: `${s.name}'s sheet (read only)` }).root)));
+    const focusKey = focusedKey();
     els.layout.replaceChildren(left, right);
+    if (focusKey) {
+      // Keyboard users keep their place when the page is redrawn (any player's move redraws it).
+      const again = els.layout.querySelector(focusKey);
+      if (again) again.focus();
+    }
+  }
+
+  // A selector for the element that has the focus, to find its new copy after a redraw.
+  function focusedKey() {
+    const el = document.activeElement;
+    if (!el || !els.layout.contains(el)) return null;
+    if (el.id) return `#${CSS.escape(el.id)}`;
+    for (const attr of ["data-action", "data-slot", "data-orient", "data-dig", "data-tool", "data-source", "data-edge"]) {
+      const v = el.getAttribute(attr);
+      if (v !== null) return `[${attr}="${CSS.escape(v)}"]${el.dataset.shape ? `[data-shape="${CSS.escape(el.dataset.shape)}"]` : ""}`;
+    }
+    if (el.dataset.shape) return `#tools [data-shape="${CSS.escape(el.dataset.shape)}"]${el.dataset.slots ? `[data-slots="${CSS.escape(el.dataset.slots)}"]` : ""}`;
+    return null;
   }
 
   function moveCursor(dx, dy) {
@@ -666,8 +701,17 @@ export function mount(root, live, content) {
 
   document.addEventListener("keydown", (e) => {
     if (e.target && /INPUT|SELECT|TEXTAREA/.test(e.target.tagName)) return;
-    if (!mine() || view.over) return;
+    if (!mine() || view.over || e.ctrlKey || e.metaKey || e.altKey) return;
     const k = e.key;
+    const edge = e.target && e.target.getAttribute && e.target.getAttribute("data-edge");
+    if (edge && (k === "Enter" || k === " ") && ui.tool && (ui.tool.kind === "erase" || ui.tool.kind === "add")) {
+      e.preventDefault(); // a Wand edge chosen from the keyboard (Tab to it, then Enter)
+      if (!e.repeat) act(`${typeof ui.slot === "number" ? ui.slot : ui.slot}:${ui.tool.kind}@${edge}`);
+      return;
+    }
+    // A focused button or link handles its own Enter and Space; a held key is one press.
+    if ((k === "Enter" || k === " ") && e.target && ["BUTTON", "A"].includes(e.target.tagName)) return;
+    if (e.repeat && (k === "Enter" || /^[1-4]$/.test(k))) return;
     if (/^[1-4]$/.test(k)) {
       const slot = Number(k);
       if (legal.some((a) => a.slots && a.slots.includes(slot))) { ui.slot = ui.slot === slot ? null : slot; ui.tool = null; render(); }

@@ -769,6 +769,7 @@ export function mount(root, live, content) {
 
   document.addEventListener("keydown", (e) => {
     if (!live.view || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.repeat) return; // a held key is one press: holding Space must not use up every roll
     const target = e.target;
     const tag = target && target.tagName ? target.tagName.toLowerCase() : "";
     if (tag === "input" || tag === "textarea" || tag === "select" || (target && target.isContentEditable)) return;
