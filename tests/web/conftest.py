@@ -108,10 +108,8 @@ class Watched:
         assert not self.errors, f"script errors: {self.errors}"
 
 
-@pytest.fixture
-def web(browser: Any, server: str) -> Iterator[Watched]:
-    """A fresh, watched browser context on the test server (desktop size)."""
-    w = Watched(browser, server, {"width": 1280, "height": 900})
+def _watched(browser: Any, base: str, viewport: dict[str, int]) -> Iterator[Watched]:
+    w = Watched(browser, base, viewport)
     try:
         yield w
     finally:
@@ -119,19 +117,18 @@ def web(browser: Any, server: str) -> Iterator[Watched]:
             w.check()
         finally:
             w.context.close()
+
+
+@pytest.fixture
+def web(browser: Any, server: str) -> Iterator[Watched]:
+    """A fresh, watched browser context on the test server (desktop size)."""
+    yield from _watched(browser, server, {"width": 1280, "height": 900})
 
 
 @pytest.fixture
 def phone(browser: Any, server: str) -> Iterator[Watched]:
     """The same at a phone's size."""
-    w = Watched(browser, server, {"width": 390, "height": 844})
-    try:
-        yield w
-    finally:
-        try:
-            w.check()
-        finally:
-            w.context.close()
+    yield from _watched(browser, server, {"width": 390, "height": 844})
 
 
 def shot(page: Any, name: str) -> None:

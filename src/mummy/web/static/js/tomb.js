@@ -706,7 +706,7 @@ export function mount(root, live, content) {
     const edge = e.target && e.target.getAttribute && e.target.getAttribute("data-edge");
     if (edge && (k === "Enter" || k === " ") && ui.tool && (ui.tool.kind === "erase" || ui.tool.kind === "add")) {
       e.preventDefault(); // a Wand edge chosen from the keyboard (Tab to it, then Enter)
-      if (!e.repeat) act(`${typeof ui.slot === "number" ? ui.slot : ui.slot}:${ui.tool.kind}@${edge}`);
+      if (!e.repeat) act(`${ui.slot}:${ui.tool.kind}@${edge}`);
       return;
     }
     // A focused button or link handles its own Enter and Space; a held key is one press.
