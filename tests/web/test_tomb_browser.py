@@ -289,3 +289,17 @@ def test_keyboard_enter_on_a_button_is_the_button_and_a_wrong_link_does_not_stic
     page.goto(f"{web.base}/play/{created['id']}")
     page.wait_for_selector("#sheet")
     assert page.evaluate("() => window.mummyLive.view.you") == 0
+
+
+def test_a_burst_of_actions_from_a_script_keeps_the_connection(web: Watched) -> None:
+    """The page paces what it sends below the server's flood limit (20 a second)."""
+    created = create(web.base, {"game": "tomb", "seats": [{"name": "Jane"}], "seed": FIVE_FIVE_SEED})
+    page = web.page()
+    _open(page, web.base, created["seats"][0]["invite"])
+    outcomes = page.evaluate("""async () => {
+        const live = window.mummyLive;
+        const tries = Array.from({length: 30}, () => live.act("1:5a.r0@J1"));
+        return (await Promise.allSettled(tries)).map((r) => r.status === "fulfilled" ? "ok" : r.reason.error.code);
+    }""")
+    assert outcomes.count("ok") == 1 and "disconnected" not in outcomes, outcomes  # one applied, the rest stale
+    assert page.get_attribute("#status", "data-state") == "open"

@@ -154,10 +154,31 @@ export class LiveGame extends EventTarget {
     }
   }
 
+  // Messages go out in order, at most RATE a second: the server closes a connection that
+  // sends more than 20 a second (docs/server.md), and a script driving this page may try.
   _send(clientId, text, version) {
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
-      this.socket.send(JSON.stringify({ type: "action", client_id: clientId, version, action: text }));
+    this.outbox = this.outbox || [];
+    this.sentAt = this.sentAt || [];
+    this.outbox.push(JSON.stringify({ type: "action", client_id: clientId, version, action: text }));
+    this._pump();
+  }
+
+  _pump() {
+    const RATE = 15;
+    while (this.outbox.length && this.socket && this.socket.readyState === WebSocket.OPEN) {
+      const now = performance.now();
+      this.sentAt = this.sentAt.filter((t) => now - t < 1000);
+      if (this.sentAt.length >= RATE) {
+        if (!this.pumping) {
+          this.pumping = setTimeout(() => { this.pumping = null; this._pump(); }, 1000 - (now - this.sentAt[0]) + 5);
+        }
+        return;
+      }
+      this.sentAt.push(now);
+      this.socket.send(this.outbox.shift());
     }
+    // Not open: what is waiting goes out again from `pending` once a state arrives.
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) this.outbox = [];
   }
 
   // Send an action (notation, or "undo"); resolves with the result, rejects with the
