@@ -10,7 +10,6 @@ at random points while it is played, restarted, and every acknowledged action ch
 from __future__ import annotations
 
 import asyncio
-import http.client
 import json
 import os
 import random
@@ -20,13 +19,12 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
 
-from mummy.server.process import call, free_port, start
+from mummy.server.process import CUT_OFF, call, free_port, kill, start
 
 #: Seconds a player waits between actions: a quick player, not a flood (the server cuts
 #: floods off). 200 players at this pace send about 200 actions a second.
@@ -132,13 +130,11 @@ def crash_figures(cycles: int = 50, seed: int = 7) -> dict[str, float]:
                         cid = f"c{cycle}-{view['version']}"
                         body = {"client_id": cid, "version": view["version"], "action": view["legal"][0]}
                         acknowledged[cid] = call(f"{base}/api/games/{game_id}/actions", body, token)["result"]
-                except (urllib.error.URLError, http.client.HTTPException, ConnectionError, OSError):
+                except CUT_OFF:
                     pass
                 finally:
                     killer.cancel()
-                    if proc.poll() is None:
-                        os.kill(proc.pid, signal.SIGKILL)
-                    proc.wait()
+                    kill(proc)
                 proc = start(db, port)
                 intact = all(
                     call(f"{base}/api/games/{game_id}/actions",

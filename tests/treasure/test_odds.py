@@ -37,27 +37,8 @@ def _shows(dice: tuple[str, ...], needs: str) -> bool:
 
 
 def brute(needs: str, dice: str | None, rolls_left: int) -> Fraction:
-    @cache
-    def value(state: tuple[str, ...], rolls: int) -> Fraction:
-        if _shows(state, needs):
-            return Fraction(1)
-        if rolls == 0:
-            return Fraction(0)
-        best = Fraction(0)
-        for mask in range(1, 32):  # every non-empty set of dice positions to reroll
-            kept = tuple(d for i, d in enumerate(state) if not mask >> i & 1)
-            best = max(best, expect(tuple(sorted(kept)), rolls - 1))
-        return best
-
-    @cache
-    def expect(kept: tuple[str, ...], rolls: int) -> Fraction:
-        n = 5 - len(kept)
-        total = sum(value(tuple(sorted(kept + roll)), rolls) for roll in product(SYMBOLS, repeat=n))
-        return Fraction(total, 6**n)
-
-    if dice is None:
-        return expect((), rolls_left - 1)
-    return value(tuple(sorted(dice)), rolls_left)
+    """The chance of showing ``needs``: one goal worth 1 (see :func:`brute_value`)."""
+    return brute_value([(needs, 1)], dice, rolls_left)
 
 
 @pytest.mark.parametrize(("needs", "dice", "rolls"), [
@@ -96,7 +77,9 @@ def test_R6_all_48_tiles_from_a_fresh_turn() -> None:
 # -- several goals with values ------------------------------------------------------------
 
 
-def brute_value(goals: list[tuple[str, int]], dice: str, rolls_left: int) -> Fraction:
+def brute_value(goals: list[tuple[str, int]], dice: str | None, rolls_left: int) -> Fraction:
+    """The best expected value over every roll and every choice of dice to reroll; with
+    ``dice`` None, from a fresh turn (the first roll is not a choice)."""
     @cache
     def value(state: tuple[str, ...], rolls: int) -> Fraction:
         now = max((Fraction(v) for n, v in goals if _shows(state, n)), default=Fraction(0))
@@ -114,6 +97,8 @@ def brute_value(goals: list[tuple[str, int]], dice: str, rolls_left: int) -> Fra
         total = sum(value(tuple(sorted(kept + r)), rolls) for r in product(SYMBOLS, repeat=n))
         return Fraction(total, 6**n)
 
+    if dice is None:
+        return expect((), rolls_left - 1)
     return value(tuple(sorted(dice)), rolls_left)
 
 

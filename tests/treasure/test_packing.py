@@ -5,19 +5,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mummy.core.grid import Grid
 from mummy.treasure.board import SiteBoard, site_board
-from mummy.treasure.content import Site
+from mummy.treasure.content import parse_sites
 
 
 def small_site(rows: list[str]) -> SiteBoard:
-    grid = Grid(len(rows[0]), len(rows))
-    mask = 0
-    for y, row in enumerate(rows):
-        for x, ch in enumerate(row):
-            if ch == "#":
-                mask |= 1 << grid.square(x, y)
-    return SiteBoard(Site("test", grid, mask))
+    """A site drawn as in sites.txt, read by the same parser."""
+    return SiteBoard(parse_sites("\n".join(["site: test", *rows, "end"]))["test"])
 
 
 def brute_packs(board: SiteBoard, sizes: list[tuple[int, int]]) -> bool:

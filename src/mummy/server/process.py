@@ -1,9 +1,13 @@
 """Running the server as its own process, for the crash tests and the load benchmark:
-a free loopback port, a JSON call over HTTP, and start-and-wait-until-healthy."""
+a free loopback port, a JSON call over HTTP, start-and-wait-until-healthy, and a kill -9
+with what a call raises when the server dies under it."""
 
 from __future__ import annotations
 
+import http.client
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -11,6 +15,16 @@ import time
 import urllib.error
 import urllib.request
 from typing import Any
+
+#: What a call raises when the server died under it: no answer, so nothing acknowledged.
+CUT_OFF: tuple[type[Exception], ...] = (urllib.error.URLError, http.client.HTTPException, ConnectionError, OSError)
+
+
+def kill(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the server (if a timer has not already) and reap it: a crash, not a stop."""
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
 
 
 def free_port() -> int:

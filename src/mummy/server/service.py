@@ -341,35 +341,38 @@ class GameService:
     def view(self, game_id: str, token: str | None = None) -> dict[str, Any]:
         """The game as a seat (or a spectator, without a token) sees it."""
         with self._current(game_id) as live:
-            seat = self._seat(live, token) if token else None
-            over = live.kind.is_over(live.game)
-            out: dict[str, Any] = {
-                "id": game_id,
-                "game": live.row.kind,
-                "version": live.version,
-                "commitment": live.row.commitment,
-                "config": live.config,
-                "seats": [{"seat": x.seat, "name": x.name, "bot": x.bot} for x in live.seats],
-                "to_act": live.kind.to_act(live.game),
-                "over": over,
-                "you": seat,
-                "state": live.state(),
-            }
-            if seat is not None and not over:
-                out["legal"] = live.legal(seat)
-                out["can_undo"] = live.kind.can_undo(live.game, seat)
-            if over:
-                out["result"] = live.kind.result(live.game)
-                if self._revealable(live.row):
-                    out["reveal"] = {"seed": live.row.seed, "nonce": live.row.nonce}
-            if live.row.daily:
-                out["daily"] = live.row.daily
-            return out
+            return self._view(live, token)
 
     def views(self, game_id: str, tokens: list[str | None]) -> list[dict[str, Any]]:
         """Each connection's view at one and the same version (one call for a broadcast)."""
-        with self._current(game_id):  # held across the views: no move slips in between
-            return [self.view(game_id, token) for token in tokens]
+        with self._current(game_id) as live:  # held across the views: no move slips in between
+            return [self._view(live, token) for token in tokens]
+
+    def _view(self, live: _Live, token: str | None) -> dict[str, Any]:
+        seat = self._seat(live, token) if token else None
+        over = live.kind.is_over(live.game)
+        out: dict[str, Any] = {
+            "id": live.row.id,
+            "game": live.row.kind,
+            "version": live.version,
+            "commitment": live.row.commitment,
+            "config": live.config,
+            "seats": [{"seat": x.seat, "name": x.name, "bot": x.bot} for x in live.seats],
+            "to_act": live.kind.to_act(live.game),
+            "over": over,
+            "you": seat,
+            "state": live.state(),
+        }
+        if seat is not None and not over:
+            out["legal"] = live.legal(seat)
+            out["can_undo"] = live.kind.can_undo(live.game, seat)
+        if over:
+            out["result"] = live.kind.result(live.game)
+            if self._revealable(live.row):
+                out["reveal"] = {"seed": live.row.seed, "nonce": live.row.nonce}
+        if live.row.daily:
+            out["daily"] = live.row.daily
+        return out
 
     @staticmethod
     def _revealable(row: GameRow) -> bool:

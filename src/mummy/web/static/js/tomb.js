@@ -60,15 +60,6 @@ function edgeOf(square, side) {
   return `${square}${side.toLowerCase()}`;
 }
 
-// The canonical name of an edge (as the engine prints it: n/w unless on the far border).
-function canonicalEdge(name, map) {
-  const side = name.slice(-1);
-  const [x, y] = parseSquare(name.slice(0, -1));
-  if (side === "s" && y + 1 < map.height) return `${squareName(x, y + 1)}n`;
-  if (side === "e" && x + 1 < map.width) return `${squareName(x + 1, y)}w`;
-  return name;
-}
-
 // -- drawing ------------------------------------------------------------------------------
 function cellRect(x, y, attrs) {
   return svg("rect", { x: MARGIN + x * CELL, y: MARGIN + y * CELL, width: CELL, height: CELL, ...attrs });
@@ -263,7 +254,7 @@ function scoreTable(score) {
   return h("table", { class: "lines score" }, h("tbody", {}, rows));
 }
 
-function tileTable(sheet, content, onShape) {
+function tileTable(sheet, content) {
   const marked = new Set(sheet.tracks.tile_table.marked);
   const rows = new Set(sheet.tracks.tile_table.rows_paid);
   const cols = new Set(sheet.tracks.tile_table.columns_paid);
@@ -275,7 +266,6 @@ function tileTable(sheet, content, onShape) {
       h("td", { class: rows.has(v) ? "paid" : "", title: `both marked: a bonus ${7 - v}` }, `+${7 - v}`, rows.has(v) ? " ✓" : ""));
   });
   body.push(h("tr", {}, h("th", {}, ""), ...["a", "b"].map((c) => h("td", { class: cols.has(c) ? "paid" : "", title: "all six marked: a key" }, "key", cols.has(c) ? " ✓" : "")), h("td", {})));
-  void onShape;
   return h("table", { class: "tile-table" }, h("thead", {}, h("tr", {}, h("th", {}, "die"), h("th", {}, "a"), h("th", {}, "b"), h("th", {}, "row"))), h("tbody", {}, body));
 }
 
@@ -653,7 +643,7 @@ export function mount(root, live, content) {
         h("div", { class: "row" }, h("h2", { id: "round" }, `Round ${view.state.round} of 20`),
           h("span", { class: "muted" }, "rolled "), ...view.state.dice.map((v) => dieFace(v, { size: 24 })),
           h("span", { class: "badge", id: "phase", "data-phase": sheet.phase }, PHASE_NAME[sheet.phase] || sheet.phase)),
-        mine() && !view.over ? diceRow(sheet) : diceRow(sheet),
+        diceRow(sheet),
         mine() && !view.over ? toolButtons(sheet) : null,
         mine() && !view.over ? globalButtons(sheet) : null),
       h("div", { class: "sheet-wrap panel" }, drawn.root),
@@ -727,5 +717,5 @@ export function mount(root, live, content) {
   live.addEventListener("view", () => render());
   live.addEventListener("refused", (e) => say(describeError(e.detail), "error"));
   render();
-  return { render, ui, canonicalEdge: (n) => canonicalEdge(n, mapNow) };
+  return { render, ui };
 }
