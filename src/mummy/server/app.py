@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
+import orjson
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -80,6 +81,13 @@ class Tokens(BaseModel):
 
 T = TypeVar("T")
 
+
+async def send(ws: WebSocket, message: dict[str, Any]) -> None:
+    """Send a message as JSON text. orjson, not the standard library: a Tomb update is a
+    few KiB of small objects, and encoding it was a large share of a move's work on the
+    event loop."""
+    await ws.send_text(orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
+
 #: Service calls run in worker threads, so a thinking bot never blocks the event loop;
 #: only a few at once, since the work is Python under one lock (the GIL): more threads
 #: would only make each one wait longer for its turn.
@@ -110,13 +118,16 @@ class Hub:
         room = list(self.rooms.get(game_id, {}).items())
         if not room:
             return
-        views = await self.workers.run(svc.views, game_id, [token for _, token in room])
+        tokens = [token for _, token in room]
+        views = svc.views_now(game_id, tokens)  # on the loop when the game is free
+        if views is None:
+            views = await self.workers.run(svc.views, game_id, tokens)
         for (ws, _token), view in zip(room, views, strict=True):
             try:
                 # A client that does not read must not hold up its game: it gets a moment,
                 # then it is dropped (it can reconnect and resynchronise).
                 async with asyncio.timeout(SEND_TIMEOUT):  # no task per send, unlike wait_for
-                    await ws.send_json({"type": "update", "version": view["version"], "state": view})
+                    await send(ws, {"type": "update", "version": view["version"], "state": view})
             except TimeoutError:
                 self.rooms.get(game_id, {}).pop(ws, None)
                 with contextlib.suppress(Exception):
@@ -224,16 +235,39 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
                   authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         token = _token(authorization)
         try:
-            result = await run_in_threadpool(svc.act, game_id, token, body.client_id, body.version, body.action)
+            result = await play(game_id, token, body.client_id, body.version, body.action)
         except ServiceError as exc:
             if exc.code in ("stale", "illegal"):  # with the current state, to resynchronise
-                view = await run_in_threadpool(svc.view, game_id, token)
+                view = await view_of(game_id, token)
                 return JSONResponse(status_code=exc.status,  # type: ignore[return-value]
                                     content={"error": exc.payload(), "state": view})
             raise
-        if not result.get("repeated"):
-            await hub.broadcast(svc, game_id)  # committed first, told after
-        return {"result": result, "state": await run_in_threadpool(svc.view, game_id, token)}
+        await told(game_id, result)
+        return {"result": result, "state": await view_of(game_id, token)}
+
+    async def play(game_id: str, token: str | None, client_id: Any, version: int, action: Any) -> dict[str, Any]:
+        """A person's action: on the loop when the game is in memory and free (the common
+        case, and the fast one), else in a worker thread (loading it, or waiting for it).
+        The service checks the client id and the action, whatever a message holds."""
+        result = await svc.act_now(game_id, token, client_id, version, action)
+        if result is None:
+            result = await run_in_threadpool(svc.act, game_id, token, client_id, version, action)
+        return result
+
+    async def told(game_id: str, result: dict[str, Any]) -> None:
+        """Everyone is told of a committed action; then the bots think (in a worker thread,
+        so the server stays responsive) and everyone is told of their moves."""
+        if result.get("repeated"):
+            return
+        await hub.broadcast(svc, game_id)
+        if svc.bots_due(game_id):
+            moved = await run_in_threadpool(svc.run_bots, game_id)
+            if moved:
+                await hub.broadcast(svc, game_id)
+
+    async def view_of(game_id: str, token: str | None) -> dict[str, Any]:
+        views = svc.views_now(game_id, [token])
+        return views[0] if views is not None else await run_in_threadpool(svc.view, game_id, token)
 
     @app.get("/api/games/{game_id}/record")
     def record(game_id: str) -> dict[str, Any]:
@@ -284,9 +318,9 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
         """One connection per seat (with its token) or spectator (without). See docs/server.md."""
         await ws.accept()
         try:
-            view = await run_in_threadpool(svc.view, game_id, token)
+            view = await view_of(game_id, token)
         except ServiceError as exc:
-            await ws.send_json({"type": "error", "error": exc.payload()})
+            await send(ws, {"type": "error", "error": exc.payload()})
             await ws.close(code=CLOSE_POLICY)
             return
         room = hub.rooms[game_id]
@@ -295,7 +329,7 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
             await ws.close(code=CLOSE_TRY_LATER, reason="too many connections on this game")
             return
         room[ws] = token
-        await ws.send_json({"type": "state", "version": view["version"], "state": view})
+        await send(ws, {"type": "state", "version": view["version"], "state": view})
         allowance, last = float(MAX_RATE), time.monotonic()
         try:
             while True:
@@ -326,11 +360,11 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
                     await _ws_action(ws, game_id, token, data)
                 elif kind == "sync":
                     since = data.get("version")
-                    view = await run_in_threadpool(svc.view, game_id, token)
+                    view = await view_of(game_id, token)
                     reply: dict[str, Any] = {"type": "state", "version": view["version"], "state": view}
                     if isinstance(since, int) and not isinstance(since, bool) and 0 <= since <= view["version"]:
                         reply["missed"] = await run_in_threadpool(svc.log_since, game_id, since)
-                    await ws.send_json(reply)
+                    await send(ws, reply)
                 else:
                     await ws.close(code=CLOSE_POLICY, reason="unknown message type")
                     break
@@ -348,13 +382,12 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
                 raise ServiceError(403, "forbidden", "spectators cannot act")
             if not isinstance(version, int) or isinstance(version, bool):
                 raise ServiceError(422, "bad_request", "version is a whole number")
-            result = await run_in_threadpool(svc.act, game_id, token, client_id, version, action)
+            result = await play(game_id, token, client_id, version, action)
         except ServiceError as exc:
-            view = await run_in_threadpool(svc.view, game_id, token)
-            await ws.send_json({"type": "error", "client_id": client_id, "error": exc.payload(), "state": view})
+            view = await view_of(game_id, token)
+            await send(ws, {"type": "error", "client_id": client_id, "error": exc.payload(), "state": view})
             return
-        await ws.send_json({"type": "result", "client_id": client_id, "result": result})
-        if not result.get("repeated"):
-            await hub.broadcast(svc, game_id)  # committed first, told after
+        await send(ws, {"type": "result", "client_id": client_id, "result": result})
+        await told(game_id, result)  # committed first, told after
 
     return app
