@@ -123,7 +123,7 @@ def test_a_bad_write_fails_alone_in_its_batch(service: GameService) -> None:
                 time.sleep(0.001)
             bad_row = {"game_id": first, "seq": 1, "seat": 0, "text": "end", "affects": 0, "client_id": "x",
                        "result": "{}", "created": live.row.created}
-            bad = _Write(bad_row, {"b_id": first, "b_version": 1, "b_over": False}, False)
+            bad = _Write(bad_row, {"b_id": first, "b_version": 1, "b_over": False})
             writer.submit(bad)
             release.set()
             assert blocker.result(5)["version"] == 1

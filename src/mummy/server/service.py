@@ -116,11 +116,11 @@ def today() -> str:
 
 @dataclass
 class _Write:
-    """One action's rows, waiting for the writer; ``done`` is settled after the commit."""
+    """One action's rows, waiting for the writer; ``done`` is settled after the commit.
+    The stamp of the game's last action also carries its result (``b_result``)."""
 
     row: dict[str, Any]
     stamp: dict[str, Any]
-    over: bool
     done: Future[None] = field(default_factory=Future)
 
     def __post_init__(self) -> None:
@@ -174,19 +174,7 @@ class _Writer:
         # into the driver is another wait for the interpreter lock.
         conn: Connection | None = None
         try:
-            while True:
-                try:
-                    first = self._queue.get(timeout=self.IDLE)
-                except queue.Empty:
-                    with self._guard:
-                        if self._queue.empty():
-                            self._thread = None
-                            return
-                    continue
-                batch = [first]
-                with contextlib.suppress(queue.Empty):
-                    while True:
-                        batch.append(self._queue.get_nowait())
+            while (batch := self._next_batch()) is not None:
                 if conn is None:
                     try:
                         conn = self._engine.connect()
@@ -201,6 +189,23 @@ class _Writer:
         finally:
             if conn is not None:
                 conn.close()
+
+    def _next_batch(self) -> list[_Write] | None:
+        """Every write waiting (at least one), or None when the thread has been idle for
+        ``IDLE`` seconds and ends (a write submitted meanwhile starts a new one)."""
+        while True:
+            try:
+                batch = [self._queue.get(timeout=self.IDLE)]
+                break
+            except queue.Empty:
+                with self._guard:
+                    if self._queue.empty():
+                        self._thread = None
+                        return None
+        with contextlib.suppress(queue.Empty):
+            while True:
+                batch.append(self._queue.get_nowait())
+        return batch
 
     def _commit(self, conn: Connection, batch: list[_Write]) -> bool:
         """Write the batch, or each of its actions alone if it fails; False on a failure."""
@@ -231,10 +236,10 @@ class _Writer:
     @staticmethod
     def _execute(conn: Connection, batch: list[_Write]) -> None:
         conn.execute(_INSERT_ACTION, [w.row for w in batch])
-        stamps = [w.stamp for w in batch if not w.over]
+        stamps = [w.stamp for w in batch if "b_result" not in w.stamp]
         if stamps:
             conn.execute(_STAMP, stamps)
-        finals = [w.stamp for w in batch if w.over]
+        finals = [w.stamp for w in batch if "b_result" in w.stamp]
         if finals:
             conn.execute(_STAMP_OVER, finals)
 
@@ -243,7 +248,6 @@ class _Writer:
 class _Staged:
     """An action the engine has applied in memory, before its commit."""
 
-    seat: int
     client_id: str
     affects: int
     result: dict[str, Any]
@@ -300,14 +304,15 @@ class GameService:
         self._guard = threading.Lock()
         # SQLite takes one writer at a time and makes the others sleep and retry (in steps
         # of up to 100 ms): writers of this process queue here instead, which is fast.
+        sqlite = engine.dialect.name == "sqlite"
         self._writes: threading.Lock | contextlib.nullcontext[None] = (
-            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
+            threading.Lock() if sqlite else contextlib.nullcontext())
         self._writer = _Writer(engine, self._writes)
         # SQLite commits in the caller's thread (on the event loop for act_now): a local
         # commit takes a fraction of a millisecond, less than a trip to another thread and
         # back, which waits for the interpreter lock and for a turn of the loop. Other
         # databases are across a network: their commits go to the writer thread.
-        self._inline = engine.dialect.name == "sqlite"
+        self._inline = sqlite
 
     # -- creating ---------------------------------------------------------------------------
     def create(self, kind: str, seats: list[dict[str, Any]], config: dict[str, Any] | None = None,
@@ -429,13 +434,11 @@ class GameService:
         (it is sent to a worker thread, which waits its turn).
         """
         self._check_request(client_id, text)
-        live = self._live.get(game_id)
-        if live is None or not live.lock.acquire(blocking=False):
+        live = self._take_now(game_id)
+        if live is None:
             return None
         release = True
         try:
-            if self._live.get(game_id) is not live:
-                return None
             seat, earlier = self._admit(live, token, client_id, version)
             if earlier is not None:
                 return earlier
@@ -539,12 +542,12 @@ class GameService:
         stamp: dict[str, Any] = {"b_id": game_id, "b_version": seq, "b_over": over}
         if over:
             stamp["b_result"] = json.dumps(live.kind.result(live.game))
-        write = _Write(row, stamp, over)
+        write = _Write(row, stamp)
         if self._inline:
             self._writer.write_now(write)
         else:
             self._writer.submit(write)
-        return _Staged(seat, client_id, affects, result, answer, write.done)
+        return _Staged(client_id, affects, result, answer, write.done)
 
     def _unwritten(self, live: _Live, exc: Exception) -> ServiceError:
         """The write failed: the game in memory ran ahead of the log, so it is dropped and
@@ -559,7 +562,7 @@ class GameService:
     def _settle(live: _Live, staged: _Staged) -> dict[str, Any]:
         """The action is in the log: the game in memory counts it."""
         live.affects.append(staged.affects)
-        live.answers[staged.client_id] = (staged.seat, staged.answer)
+        live.answers[staged.client_id] = (staged.result["seat"], staged.answer)
         live.row.version, live.row.over = staged.result["version"], staged.result["over"]
         return staged.result
 
@@ -600,15 +603,24 @@ class GameService:
         """:meth:`views` without waiting, for the event loop: ``None`` when the game is not
         in memory or busy (a move being written, a bot thinking); call :meth:`views` in a
         worker thread then."""
-        live = self._live.get(game_id)
-        if live is None or not live.lock.acquire(blocking=False):
+        live = self._take_now(game_id)
+        if live is None:
             return None
         try:
-            if self._live.get(game_id) is not live:
-                return None
             return [self._view(live, token) for token in tokens]
         finally:
             live.lock.release()
+
+    def _take_now(self, game_id: str) -> _Live | None:
+        """:meth:`_current` without waiting: the game locked (the caller releases it), or
+        None when it is not in memory or busy. For the event loop, which must not block."""
+        live = self._live.get(game_id)
+        if live is None or not live.lock.acquire(blocking=False):
+            return None
+        if self._live.get(game_id) is not live:  # dropped by a failed write meanwhile
+            live.lock.release()
+            return None
+        return live
 
     def _view(self, live: _Live, token: str | None) -> dict[str, Any]:
         seat = self._seat(live, token) if token else None
@@ -700,13 +712,13 @@ class GameService:
             games = list(s.scalars(query))
             seat_rows = list(s.scalars(select(SeatRow).where(SeatRow.game_id.in_([g.id for g in games]))))
             names = {(x.game_id, x.seat): x.name for x in seat_rows}
-            bots = {x.game_id: True for x in seat_rows if x.seat == 0 and x.bot}
+            bot_games = {x.game_id for x in seat_rows if x.seat == 0 and x.bot}
         rows = []
         for g in games:
             if (g.id, 1) in names or g.result is None:
                 continue  # solo games only
             result, config = json.loads(g.result), json.loads(g.config)
-            if config.get("seed_chosen") or bots.get(g.id):
+            if config.get("seed_chosen") or g.id in bot_games:
                 continue  # a known seed, or a bot's score: not a record for people
             entry: dict[str, Any] = {"id": g.id, "name": names.get((g.id, 0)), "daily": g.daily,
                                      "finished": g.created.isoformat()}

@@ -300,8 +300,8 @@ class TreasureGame:
             action = self._take(seat, action)
         else:  # PASS
             self._next_turn()
-            if self.state.over:
-                self._undo.clear()
+        if self.state.over:
+            self._undo.clear()  # the game is over: the result stands
         self.history.append((seat, action))
         return action
 
@@ -334,8 +334,6 @@ class TreasureGame:
             self.state = replace(self.state, over=True, reason="full", winner=seat, rolls=0, dice="")
         else:
             self._next_turn()
-        if self.state.over:
-            self._undo.clear()  # the game is over: the result stands
         return action
 
     def _next_turn(self) -> None:
