@@ -222,6 +222,17 @@ def _check_replay(page: Any, record: dict[str, Any], name: str) -> None:
     assert page.locator("#replay-board *").count() > 0
 
 
+def _replayed_to_the_end(web: Watched, body: dict[str, Any], name: str) -> tuple[Any, dict[str, Any]]:
+    """Finish a game, open its replay, check every step, and go to the last one."""
+    game_id, _ = _finish(web.base, body)
+    record = api(web.base, f"/api/games/{game_id}/record")
+    page = _replay(web, game_id)
+    _check_replay(page, record, name)
+    page.keyboard.press("End")
+    _at(page, len(record["actions"]))
+    return page, record
+
+
 def test_replay_of_a_treasure_game(web: Watched) -> None:
     running = create(web.base, {"game": "treasure", "seats": [{"name": "Run"}], "seed": 1})
     page = web.page()
@@ -229,23 +240,13 @@ def test_replay_of_a_treasure_game(web: Watched) -> None:
     page.wait_for_selector(".error-page")
     assert "over" in page.inner_text(".error-page")  # 409: not over yet
 
-    game_id, _ = _finish(web.base, {"game": "treasure", "seats": [{"name": "Sol"}], "seed": 3})
-    record = api(web.base, f"/api/games/{game_id}/record")
-    page = _replay(web, game_id)
-    _check_replay(page, record, "Sol")
-    page.keyboard.press("End")
-    _at(page, len(record["actions"]))
+    page, record = _replayed_to_the_end(web, {"game": "treasure", "seats": [{"name": "Sol"}], "seed": 3}, "Sol")
     assert f"{record['final']['squares'][0]} squares covered" in page.inner_text("#replay-result")
     shot(page, "replay-treasure")
 
 
 def test_replay_of_a_tomb_game(web: Watched) -> None:
-    game_id, _ = _finish(web.base, {"game": "tomb", "seats": [{"name": "Tut"}], "seed": 3})
-    record = api(web.base, f"/api/games/{game_id}/record")
-    page = _replay(web, game_id)
-    _check_replay(page, record, "Tut")
-    page.keyboard.press("End")
-    _at(page, len(record["actions"]))
+    page, record = _replayed_to_the_end(web, {"game": "tomb", "seats": [{"name": "Tut"}], "seed": 3}, "Tut")
     assert f"{record['final'][0]} points" in page.inner_text("#replay-result")
     shot(page, "replay-tomb")
 

@@ -28,6 +28,14 @@ def _open(page: Any, base: str, invite: str) -> None:
     page.wait_for_selector("#sheet")
 
 
+def _solo(web: Watched, name: str = "Jane") -> tuple[Any, dict[str, Any]]:
+    """A solo Tomb game on Map 1 whose first roll is 5 and 5, open in a page."""
+    created = create(web.base, {"game": "tomb", "seats": [{"name": name}], "seed": FIVE_FIVE_SEED})
+    page = web.page()
+    _open(page, web.base, created["seats"][0]["invite"])
+    return page, created
+
+
 def _place(page: Any, slot: int, shape: str, orient: str, square: str, *, keys: str = "") -> None:
     """Choose die ``slot``, shape, orientation (by its button, or by keys R/F), click the square."""
     before = _version(page)
@@ -51,10 +59,8 @@ def _covered(page: Any) -> set[str]:
 
 
 def test_first_round_by_clicking_undo_then_a_bot_plays_to_the_end(web: Watched) -> None:
-    created = create(web.base, {"game": "tomb", "seats": [{"name": "Jane"}], "seed": FIVE_FIVE_SEED})
+    page, created = _solo(web)
     game_id, token = created["id"], created["seats"][0]["token"]
-    page = web.page()
-    _open(page, web.base, created["seats"][0]["invite"])
     assert [page.get_attribute(f"#dice [data-slot='{s}']", "data-value") for s in (1, 2)] == ["5", "5"]
     shot(page, "tomb-round1-start")
 
@@ -114,9 +120,7 @@ def test_first_round_by_clicking_undo_then_a_bot_plays_to_the_end(web: Watched) 
 
 
 def test_bad_clicks_are_refused_with_the_rule_and_nothing_changes(web: Watched) -> None:
-    created = create(web.base, {"game": "tomb", "seats": [{"name": "Jane"}], "seed": FIVE_FIVE_SEED})
-    page = web.page()
-    _open(page, web.base, created["seats"][0]["invite"])
+    page, _ = _solo(web)
     page.click("#dice [data-slot='1']")
     page.click("#tools [data-shape='5a']")
     page.hover("#sheet [data-square='H2']")
@@ -250,9 +254,7 @@ def test_a_whole_game_entered_by_clicking_on_map2(web: Watched) -> None:
 
 
 def test_an_action_sent_as_the_connection_drops_is_applied_once(web: Watched) -> None:
-    created = create(web.base, {"game": "tomb", "seats": [{"name": "Jane"}], "seed": FIVE_FIVE_SEED})
-    page = web.page()
-    _open(page, web.base, created["seats"][0]["invite"])
+    page, created = _solo(web)
     # Send, and cut the connection before the answer can arrive: the page reconnects and
     # sends the same client id again; the server applies it once and answers both times.
     result = page.evaluate("""async () => {
@@ -269,10 +271,7 @@ def test_an_action_sent_as_the_connection_drops_is_applied_once(web: Watched) ->
 
 
 def test_keyboard_enter_on_a_button_is_the_button_and_a_wrong_link_does_not_stick(web: Watched) -> None:
-    created = create(web.base, {"game": "tomb", "seats": [{"name": "<img src=x onerror=alert(1)>"}],
-                                "seed": FIVE_FIVE_SEED})
-    page = web.page()
-    _open(page, web.base, created["seats"][0]["invite"])
+    page, created = _solo(web, "<img src=x onerror=alert(1)>")
     assert "<img src=x onerror=alert(1)>" in page.inner_text("#players")  # a name is text, never markup
     page.keyboard.press("1")
     page.click("#tools [data-shape='5b']")
@@ -293,9 +292,7 @@ def test_keyboard_enter_on_a_button_is_the_button_and_a_wrong_link_does_not_stic
 
 def test_a_burst_of_actions_from_a_script_keeps_the_connection(web: Watched) -> None:
     """The page paces what it sends below the server's flood limit (20 a second)."""
-    created = create(web.base, {"game": "tomb", "seats": [{"name": "Jane"}], "seed": FIVE_FIVE_SEED})
-    page = web.page()
-    _open(page, web.base, created["seats"][0]["invite"])
+    page, _ = _solo(web)
     outcomes = page.evaluate("""async () => {
         const live = window.mummyLive;
         const tries = Array.from({length: 30}, () => live.act("1:5a.r0@J1"));
