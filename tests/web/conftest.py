@@ -145,3 +145,21 @@ def create(base: str, body: dict[str, Any]) -> dict[str, Any]:
 
 def api(base: str, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
     return call(f"{base}{path}", body, token)
+
+
+# The page's live game (js/play.js exposes it as window.mummyLive). Functions, not
+# expression strings, for wait_for_function: the page's CSP forbids eval.
+def live_view(page: Any) -> dict[str, Any]:
+    """The newest view the page holds."""
+    view: dict[str, Any] = page.evaluate("() => window.mummyLive.view")
+    return view
+
+
+def page_version(page: Any) -> int:
+    """The version of the view the page holds."""
+    return int(page.evaluate("() => window.mummyLive.view.version"))
+
+
+def wait_moved(page: Any, above: int) -> None:
+    """Wait until the page holds a view newer than version ``above``."""
+    page.wait_for_function("v => window.mummyLive.view && window.mummyLive.view.version > v", arg=above)

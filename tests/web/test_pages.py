@@ -6,7 +6,7 @@ import re
 import urllib.request
 from typing import Any
 
-from tests.web.conftest import Watched, create, shot
+from tests.web.conftest import Watched, api, create, shot
 
 
 def _get(url: str) -> tuple[int, dict[str, str], str]:
@@ -25,13 +25,9 @@ def test_pages_and_files_are_ours_only(server: str) -> None:
 
 
 def test_content_endpoints(server: str) -> None:
-    import json
-
-    _, _, body = _get(server + "/api/content/tomb")
-    tomb = json.loads(body)
+    tomb = api(server, "/api/content/tomb")
     assert tomb["maps"]["map1"]["width"] == 12 and tomb["shapes"]["5b"]["orients"]["r3"]["cells"][0] == [-2, 2]
-    _, _, body = _get(server + "/api/content/treasure")
-    assert set(json.loads(body)["sites"]) >= {"oasis", "valley", "temple", "pyramid"}
+    assert set(api(server, "/api/content/treasure")["sites"]) >= {"oasis", "valley", "temple", "pyramid"}
 
 
 def test_a_game_page_opens_and_a_bad_one_says_so(web: Watched) -> None:

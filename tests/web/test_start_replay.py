@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from tests.web.conftest import Watched, api, create, shot
+from tests.web.conftest import Watched, api, create, live_view, shot
 
 #: A predicate, as a function: a bare expression would be eval'd in the page, which our CSP forbids.
 LIVE_VIEW = "() => window.mummyLive && window.mummyLive.view"
@@ -57,7 +57,7 @@ def test_new_games_through_the_form_and_my_games(web: Watched) -> None:
     page.click("#create")
     page.wait_for_url(re.compile(r"/play/[^/#]+$"))
     page.wait_for_function(LIVE_VIEW)
-    view = page.evaluate("window.mummyLive.view")
+    view = live_view(page)
     tomb_id = view["id"]
     assert view["you"] == 0 and view["game"] == "tomb" and view["config"]["mode"] == "easy"
     assert [s["bot"] for s in view["seats"]] == [None, "greedy"] and view["seats"][0]["name"] == "Ada"
@@ -158,7 +158,7 @@ def test_daily_challenge_and_best_scores(web: Watched) -> None:
     page.click("#daily-tomb-play")
     page.wait_for_url(re.compile(r"/play/[^/#]+$"))
     page.wait_for_function(LIVE_VIEW)
-    view = page.evaluate("window.mummyLive.view")
+    view = live_view(page)
     assert view["you"] == 0 and view["seats"][0]["name"] == "Dee" and view["config"]["map"] == "map1"
 
 

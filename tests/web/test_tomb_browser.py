@@ -9,18 +9,9 @@ from typing import Any
 from mummy.bots.registry import make_agent
 from mummy.server.games import KINDS
 from tests.helpers import FIVE_FIVE_SEED
-from tests.web.conftest import Watched, api, create, shot
+from tests.web.conftest import Watched, api, create, live_view, page_version, shot, wait_moved
 
 TOMB = KINDS["tomb"]
-
-
-def _version(page: Any) -> int:
-    return int(page.evaluate("window.mummyLive.view.version"))
-
-
-def _wait_version(page: Any, above: int) -> None:
-    # Functions, not expression strings: the page's CSP forbids eval.
-    page.wait_for_function("v => window.mummyLive.view && window.mummyLive.view.version > v", arg=above)
 
 
 def _open(page: Any, base: str, invite: str) -> None:
@@ -38,7 +29,7 @@ def _solo(web: Watched, name: str = "Jane") -> tuple[Any, dict[str, Any]]:
 
 def _place(page: Any, slot: int, shape: str, orient: str, square: str, *, keys: str = "") -> None:
     """Choose die ``slot``, shape, orientation (by its button, or by keys R/F), click the square."""
-    before = _version(page)
+    before = page_version(page)
     page.click(f"#dice [data-slot='{slot}']")
     page.click(f"#tools [data-shape='{shape}']")
     if keys:
@@ -50,7 +41,7 @@ def _place(page: Any, slot: int, shape: str, orient: str, square: str, *, keys: 
     page.hover(f"#sheet [data-square='{square}']")
     assert page.get_attribute("#sheet [data-preview]", "data-preview") == "legal"  # the preview says yes
     page.click(f"#sheet [data-square='{square}']")
-    _wait_version(page, before)
+    wait_moved(page, before)
 
 
 def _covered(page: Any) -> set[str]:
@@ -73,9 +64,9 @@ def test_first_round_by_clicking_undo_then_a_bot_plays_to_the_end(web: Watched) 
     assert page.get_attribute("[data-coins]", "data-coins") == "3"  # the 3 coins of I6
     assert page.get_attribute("#dice [data-slot='3']", "data-value") == "2"  # row 5 paid: a bonus 2 (T2.4)
     _place(page, 3, "2a", "r0", "E6")
-    before = _version(page)
+    before = page_version(page)
     page.click("#buy2")  # three coins choose a 2 (T4.2)
-    _wait_version(page, before)
+    wait_moved(page, before)
     assert page.get_attribute("[data-coins]", "data-coins") == "0"
     _place(page, 4, "2b", "r0", "F2")
     assert "F2" in _covered(page)
@@ -88,14 +79,14 @@ def test_first_round_by_clicking_undo_then_a_bot_plays_to_the_end(web: Watched) 
     shot(page, "tomb-round1-played")
 
     # Undo the fork, then place it again: undo goes back to the last roll (T4.6).
-    before = _version(page)
+    before = page_version(page)
     page.click("#undo")
-    _wait_version(page, before)
+    wait_moved(page, before)
     assert "F2" not in _covered(page) and page.locator("#sheet [data-finding='F2'].collected").count() == 0
     _place(page, 4, "2b", "r0", "F2")
-    before = _version(page)
+    before = page_version(page)
     page.click("#end")
-    _wait_version(page, before)
+    wait_moved(page, before)
     assert page.inner_text("#round") == "Round 2 of 20"
     assert page.get_attribute("#dice [data-slot='1']", "data-value") == "5"  # the bonus 5 carried (T2.5)
 
@@ -107,9 +98,9 @@ def test_first_round_by_clicking_undo_then_a_bot_plays_to_the_end(web: Watched) 
     while not mirror.is_over:
         text = TOMB.text(mirror, 0, bot.act(mirror, 0))
         TOMB.apply(mirror, 0, text)
-        before = _version(page)
+        before = page_version(page)
         page.evaluate("t => window.mummyLive.act(t)", text)
-        _wait_version(page, before)
+        wait_moved(page, before)
     page.wait_for_selector("#results")
     view = api(web.base, f"/api/games/{game_id}", token=token)
     assert view["over"]
@@ -128,7 +119,7 @@ def test_bad_clicks_are_refused_with_the_rule_and_nothing_changes(web: Watched) 
     page.click("#sheet [data-square='H2']")  # the first tile must open on an entrance
     page.wait_for_selector(".message.error")
     assert "T3.2" in page.inner_text(".message.error")
-    assert _version(page) == 0 and _covered(page) == set()
+    assert page_version(page) == 0 and _covered(page) == set()
     page.keyboard.press("Escape")
     page.keyboard.press("Escape")
     page.click("#sheet [data-square='H2']")  # no die chosen: a hint, no request
@@ -139,11 +130,11 @@ def test_bad_clicks_are_refused_with_the_rule_and_nothing_changes(web: Watched) 
 
 def _play_until_end(page: Any) -> None:
     """Send the first legal action until ending the round is allowed."""
-    view = page.evaluate("window.mummyLive.view")
+    view = live_view(page)
     while "end" not in view["legal"]:
         page.evaluate("t => window.mummyLive.act(t)", view["legal"][0])
-        _wait_version(page, view["version"])
-        view = page.evaluate("window.mummyLive.view")
+        wait_moved(page, view["version"])
+        view = live_view(page)
 
 
 def test_two_players_share_the_dice_and_see_each_other(web: Watched) -> None:
@@ -159,9 +150,9 @@ def test_two_players_share_the_dice_and_see_each_other(web: Watched) -> None:
     _place(bob, 1, "5b", "r1", "C10")  # Bob starts elsewhere: the corner on the bottom entrance
     assert "C12" in _covered(bob) and "J1" not in _covered(bob)
     _play_until_end(ann)
-    before = _version(ann)
+    before = page_version(ann)
     ann.click("#end")
-    _wait_version(ann, before)
+    wait_moved(ann, before)
     bob.wait_for_selector("#players [data-player='0'] [data-phase='waiting']")
     assert ann.inner_text("#round") == "Round 1 of 20"  # Bob is still playing
     shot(bob, "tomb-two-players")
@@ -175,23 +166,17 @@ def test_two_players_share_the_dice_and_see_each_other(web: Watched) -> None:
     assert rolled[0] == rolled[1] == [str(v) for v in bob.evaluate("window.mummyLive.view.state.dice")]
 
 
-def test_the_sheet_fits_a_phone_and_a_spectator_cannot_act(phone: Watched) -> None:
-    created = create(phone.base, {"game": "tomb", "seats": [{"name": "Jane"}], "seed": FIVE_FIVE_SEED})
-    page = phone.page()
-    _open(page, phone.base, created["seats"][0]["invite"])
+def test_the_sheet_fits_a_phone_and_a_spectator_cannot_act(phone: Watched, web: Watched) -> None:
+    page, created = _solo(phone)
     _place(page, 1, "5a", "r0", "J1")  # tapping works at this size too
     width = page.evaluate("() => document.scrollingElement.scrollWidth")
     assert width <= 392, f"the page is {width}px wide on a 390px screen"
     shot(page, "tomb-phone")
-    spectator = phone.context.browser.new_context(viewport={"width": 390, "height": 844})
-    try:
-        view = spectator.new_page()
-        view.goto(f"{phone.base}/play/{created['id']}")
-        view.wait_for_selector("#sheet [data-wall]", state="attached")  # Jane's tile, seen by a spectator
-        assert view.locator("#dice button:enabled").count() == 0 and view.locator("#end").count() == 0
-        assert "watching" in view.inner_text("#title")
-    finally:
-        spectator.close()
+    view = web.page()  # another browser (its own context, watched too), holding no seat
+    view.goto(f"{web.base}/play/{created['id']}")
+    view.wait_for_selector("#sheet [data-wall]", state="attached")  # Jane's tile, seen by a spectator
+    assert view.locator("#dice button:enabled").count() == 0 and view.locator("#end").count() == 0
+    assert "watching" in view.inner_text("#title")
 
 
 def _click_action(page: Any, text: str) -> None:
@@ -240,9 +225,9 @@ def test_a_whole_game_entered_by_clicking_on_map2(web: Watched) -> None:
     while not mirror.is_over:
         text = TOMB.text(mirror, 0, bot.act(mirror, 0))
         TOMB.apply(mirror, 0, text)
-        before = _version(page)
+        before = page_version(page)
         _click_action(page, text)
-        _wait_version(page, before)
+        wait_moved(page, before)
         assert page.evaluate("() => window.mummyLive.view.state.sheets[0].covered") == \
             TOMB.view(mirror)["sheets"][0]["covered"]
         kinds.add(text.partition(":")[2].split("@")[0].split(".")[0] or text.rstrip("123456"))
@@ -279,7 +264,7 @@ def test_keyboard_enter_on_a_button_is_the_button_and_a_wrong_link_does_not_stic
     page.focus("#tools [data-orient='r1']")
     page.keyboard.press("Enter")  # chooses the orientation: places nothing
     assert page.get_attribute("#tools [data-orient='r1']", "aria-pressed") == "true"
-    assert _version(page) == 0
+    assert page_version(page) == 0
     # A link with a wrong token says so, and does not replace the seat this browser holds.
     page.goto(f"{web.base}/")  # leave the page (a new fragment alone would not reload it)
     page.goto(f"{web.base}/play/{created['id']}#token=not-a-token")

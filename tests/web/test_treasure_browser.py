@@ -7,10 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.web.conftest import Watched, api, create, shot
-
-VERSION = "window.mummyLive.view.version"
-MOVED_ON = f"v => {VERSION} > v"
+from tests.web.conftest import Watched, api, create, live_view, page_version, shot, wait_moved
 
 
 def _open(w: Watched, path: str) -> Any:
@@ -20,16 +17,17 @@ def _open(w: Watched, path: str) -> Any:
     return page
 
 
-def _view(page: Any) -> dict[str, Any]:
-    view: dict[str, Any] = page.evaluate("window.mummyLive.view")
-    return view
+def _until_my_turn(page: Any) -> None:
+    """Wait for seat 0's turn (or the end): the bot's turns come in updates of their own,
+    right after the update with ours (docs/server.md, Bots)."""
+    page.wait_for_function("() => { const v = window.mummyLive.view; return v.over || v.to_act.includes(0); }")
 
 
 def _click_and_wait(page: Any, target: Any) -> None:
     """Click (a selector or a locator) and wait until the game has moved on."""
-    version = page.evaluate(VERSION)
+    version = page_version(page)
     (page.locator(target) if isinstance(target, str) else target).click()
-    page.wait_for_function(MOVED_ON, arg=version)
+    wait_moved(page, version)
 
 
 def _takes(legal: list[str]) -> dict[str, dict[str, set[str]]]:
@@ -53,7 +51,7 @@ def _place(page: Any, pile: str, legal: list[str]) -> str:
         page.wait_for_selector("#my-site .sq.legal")
     square = lit.first.get_attribute("data-square")
     orient = page.get_attribute("#rotate", "data-orient")
-    top = _view(page)["state"]["piles"]
+    top = live_view(page)["state"]["piles"]
     tile = next(p["top"] for p in top if p["pile"] == pile)
     text = f"take:{pile}@{square}.{'h' if tile['rows'] == tile['cols'] else orient}"
     assert text in legal
@@ -68,10 +66,11 @@ def test_a_game_against_a_bot_to_the_end_by_clicking(web: Watched) -> None:
     shot(page, "treasure-start")
     shots = {"turn": False}
     for _ in range(300):
-        view = _view(page)
+        _until_my_turn(page)
+        view = live_view(page)
         if view["over"]:
             break
-        assert view["to_act"] == [0]  # the bot plays its whole turns inside our requests
+        assert view["to_act"] == [0]  # the bot plays its whole turns before ours comes back
         legal = view["legal"]
         takes = _takes(legal)
         if "roll" in legal:
@@ -86,7 +85,7 @@ def test_a_game_against_a_bot_to_the_end_by_clicking(web: Watched) -> None:
                 shot(page, "treasure-turn")
                 shots["turn"] = True
             _click_and_wait(page, page.locator(f"#my-site [data-square={text.split('@')[1].split('.')[0]}]"))
-            seat = _view(page)["state"]["seats"][0]
+            seat = live_view(page)["state"]["seats"][0]
             assert len(seat["tiles"]) == tiles + 1
         elif "pass" in legal:
             _click_and_wait(page, "#pass")
@@ -131,7 +130,7 @@ def test_a_bad_placement_is_refused_with_its_rule_and_nothing_is_lost(web: Watch
     created = create(web.base, {"game": "treasure", "seats": [{"name": "Ann"}, {"bot": "greedy"}], "seed": 3})
     page = _open(web, created["seats"][0]["invite"])
     _click_and_wait(page, "#roll")
-    view = _view(page)
+    view = live_view(page)
     takes = _takes(view["legal"])
     tiles = {p["pile"]: p["top"] for p in view["state"]["piles"]}
     pile = next(p for p in takes if tiles[p]["rows"] * tiles[p]["cols"] > 1)  # seed 3: the chest shows
@@ -144,22 +143,22 @@ def test_a_bad_placement_is_refused_with_its_rule_and_nothing_is_lost(web: Watch
     message = page.locator(".message.error")
     message.wait_for()
     assert "R3.3" in message.inner_text() and "would go off the site" in message.inner_text()
-    assert page.evaluate(VERSION) == version
+    assert page_version(page) == version
     # Nothing lost: the tile is still chosen, the dice are the same, and a good square works.
     assert page.locator(f"[data-pile={pile}].selected").count() == 1
-    assert _view(page)["state"]["dice"] == view["state"]["dice"]
+    assert live_view(page)["state"]["dice"] == view["state"]["dice"]
     shot(page, "treasure-refused")
     good = sorted(takes[pile][orient])[0]
     _click_and_wait(page, f"#my-site [data-square={good}]")
     assert page.locator(".message.error").count() == 0
-    seat = _view(page)["state"]["seats"][0]
+    seat = live_view(page)["state"]["seats"][0]
     assert seat["tiles"][0]["square"] == good
     # The server's refusal is shown with its rule as well (a pass before the turn's roll).
-    version = page.evaluate(VERSION)
+    version = page_version(page)
     page.evaluate("window.mummyLive.act('pass').catch(() => null)")
     page.wait_for_selector(".message.error")
     assert "R3.1" in page.inner_text(".message")
-    assert page.evaluate(VERSION) == version
+    assert page_version(page) == version
     assert page.locator("#roll:enabled").count() == 1
 
 
@@ -168,15 +167,16 @@ def test_spectators_see_everything_read_only_and_a_phone_fits(web: Watched, phon
                                 "sites": ["valley", "temple"]})
     player = _open(web, created["seats"][0]["invite"])
     _click_and_wait(player, "#roll")
-    legal = _view(player)["legal"]
+    legal = live_view(player)["legal"]
     text = _place(player, list(_takes(legal))[-1], legal)
     square = text.split("@")[1].split(".")[0]
     _click_and_wait(player, f"#my-site [data-square={square}]")
+    _until_my_turn(player)
     state = api(web.base, f"/api/games/{created['id']}")["state"]
 
     watcher = _open(phone, f"/play/{created['id']}")
     watcher.wait_for_selector(".site-card[data-seat='1']")
-    assert _view(watcher)["you"] is None
+    assert live_view(watcher)["you"] is None
     assert watcher.locator(".treasure button:enabled").count() == 0
     assert watcher.locator("#my-site, [data-square], #roll, #pass").count() == 0
     for i, seat in enumerate(state["seats"]):
@@ -193,7 +193,7 @@ def test_spectators_see_everything_read_only_and_a_phone_fits(web: Watched, phon
                                "sites": ["valley", "oasis"]})
     seat = _open(phone, mine["seats"][0]["invite"])
     _click_and_wait(seat, "#roll")
-    legal = _view(seat)["legal"]
+    legal = live_view(seat)["legal"]
     _place(seat, list(_takes(legal))[-1], legal)
     seat.locator("#my-site .sq.legal").first.hover()
     assert seat.evaluate("document.scrollingElement.scrollWidth") <= 390 + 2
@@ -207,7 +207,7 @@ def test_the_odds_are_the_snapshots_and_the_keys_work(web: Watched) -> None:
     page = _open(web, created["seats"][0]["invite"])
 
     def check_odds() -> None:
-        for p in _view(page)["state"]["piles"]:
+        for p in live_view(page)["state"]["piles"]:
             odds = page.locator(f"[data-pile={p['pile']}] [data-testid=odds]")
             chance = p["top"]["chance"]
             assert odds.get_attribute("data-fraction") == chance["fraction"]
@@ -224,9 +224,9 @@ def test_the_odds_are_the_snapshots_and_the_keys_work(web: Watched) -> None:
 
     check_odds()  # a fresh turn: the reference chances of R6
     page.keyboard.press("Space")  # the first roll, by key
-    page.wait_for_function(MOVED_ON, arg=0)
+    wait_moved(page, 0)
     check_odds()
-    dice = _view(page)["state"]["dice"]
+    dice = live_view(page)["state"]["dice"]
     assert "".join(page.locator("[data-die]").evaluate_all("els => els.map(e => e.dataset.letter)")) == dice
     page.keyboard.press("1")
     page.keyboard.press("2")
@@ -236,12 +236,12 @@ def test_the_odds_are_the_snapshots_and_the_keys_work(web: Watched) -> None:
     page.keyboard.press("2")  # released again
     assert page.get_attribute("[data-die='1']", "aria-pressed") == "false"
     assert page.get_attribute("#roll", "data-action") == f"reroll:{dice[1:]}"
-    view = _view(page)
+    view = live_view(page)
     assert view["state"]["rolls"] == 1 and f"reroll:{dice[1:]}" in view["legal"]
     page.evaluate("document.activeElement && document.activeElement.blur()")
     page.keyboard.press("r")  # reroll the four dice not held
-    page.wait_for_function(MOVED_ON, arg=view["version"])
-    after = _view(page)["state"]
+    wait_moved(page, view["version"])
+    after = live_view(page)["state"]
     assert after["rolls"] == 2 and dice[0] in after["dice"]
     held = page.locator("[data-die][aria-pressed=true]")
     assert held.count() == 1 and held.get_attribute("data-letter") == dice[0]  # the held die stays held

@@ -76,12 +76,12 @@ def tomb_map_content(map_id: str) -> dict[str, Any]:
 
 
 def tomb_content() -> dict[str, Any]:
-    """All the Tomb's content for the browser: maps, shapes and the Tile Table layout."""
+    """All the Tomb's content for the browser: maps, shapes and the Tile Table layout
+    (its rows, each the two shapes of a die value)."""
     return {
         "maps": {m: tomb_map_content(m) for m in map_ids()},
         "shapes": tomb_shapes(),
-        "table": [[f"{v}a", f"{v}b"] for v in range(1, 7)],
-        "table_shapes": list(TABLE_SHAPES),
+        "table": [list(TABLE_SHAPES[i:i + 2]) for i in range(0, len(TABLE_SHAPES), 2)],
     }
 
 

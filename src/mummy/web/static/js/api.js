@@ -193,7 +193,21 @@ export class LiveGame extends EventTarget {
   }
 }
 
-// -- small DOM helpers shared by the pages ---------------------------------------------------
+// -- small helpers shared by the pages -------------------------------------------------------
+export const TITLES = { tomb: "The Mummy's Tomb", treasure: "Mummy's Treasure" };
+
+export const $ = (id) => document.getElementById(id);
+
+// The game id of /play/{id} and /replay/{id}.
+export function gameIdFromPath() {
+  return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+}
+
+// A game's stylesheet, added to the page once (the drawing modules serve several pages).
+export function loadStylesheet(href) {
+  if (!document.querySelector(`link[href="${href}"]`)) document.head.append(h("link", { rel: "stylesheet", href }));
+}
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 export function svg(tag, attrs = {}, ...children) {
@@ -216,7 +230,7 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 // Square names as in the notation: column letters (A..Z, AA..), row numbers from 1.
-export function columnName(x) {
+function columnName(x) {
   let name = "";
   x += 1;
   while (x) { const r = (x - 1) % 26; name = String.fromCharCode(65 + r) + name; x = Math.floor((x - 1) / 26); }
@@ -236,4 +250,12 @@ export function describeError(error) {
   if (!error) return "";
   const rule = error.rule ? ` (${error.rule})` : "";
   return `${error.message}${rule && !String(error.message).includes(error.rule) ? rule : ""}`;
+}
+
+// Any failure as a line for the page: the server's error with its rule, a network
+// failure (fetch throws a TypeError), or anything else.
+export function errorText(error) {
+  if (error instanceof ApiError) return describeError(error.error);
+  if (error instanceof TypeError) return "The server cannot be reached; check your connection and try again.";
+  return (error && error.message) || String(error);
 }

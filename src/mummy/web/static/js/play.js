@@ -1,10 +1,10 @@
 // The game page: /play/{id}#token=SEAT_TOKEN for a seat, /play/{id} to watch.
 // It connects, then hands the page to the game's own module (tomb.js or treasure.js).
-import { ApiError, LiveGame, content, describeError, h, seats } from "./api.js";
+import { $, LiveGame, TITLES, content, errorText, gameIdFromPath, h, seats } from "./api.js";
 
-const app = document.getElementById("app");
-const statusLine = document.getElementById("status");
-const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const app = $("app");
+const statusLine = $("status");
+const gameId = gameIdFromPath();
 const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
 const token = fromHash || seats.tokenFor(gameId);
 const live = new LiveGame(gameId, token);
@@ -32,15 +32,13 @@ try {
   }
   // The token is the seat's secret: keep it in this browser, not in the address bar.
   if (fromHash) history.replaceState(null, "", location.pathname);
-  document.getElementById("title").textContent =
-    `${view.game === "tomb" ? "The Mummy's Tomb" : "Mummy's Treasure"}${view.you === null ? " — watching" : ""}`;
+  $("title").textContent = `${TITLES[view.game] || view.game}${view.you === null ? " — watching" : ""}`;
   const [gameContent, module] = await Promise.all(early[view.game]);
   app.replaceChildren();
   module.mount(app, live, gameContent);
 } catch (error) {
   live.close(); // no retrying behind the error page
-  const message = error instanceof ApiError ? describeError(error.error) : String(error);
   app.replaceChildren(h("div", { class: "panel error-page" },
-    h("h2", {}, "This game cannot be shown"), h("p", { class: "message error" }, message),
+    h("h2", {}, "This game cannot be shown"), h("p", { class: "message error" }, errorText(error)),
     h("p", {}, h("a", { href: "/" }, "Back to the start page"))));
 }

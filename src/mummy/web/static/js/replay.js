@@ -1,10 +1,8 @@
 // The replay page: /replay/{id}[?step=N]. A finished game, step by step: each step is the
 // game after its first N log entries (GET /api/games/{id}/replay?step=N), drawn by the
 // game's own module (tomb.js: renderTombState, treasure.js: renderTreasureState).
-import { ApiError, api, content, describeError, h } from "./api.js";
+import { $, ApiError, TITLES, api, content, errorText, gameIdFromPath, h } from "./api.js";
 
-const $ = (id) => document.getElementById(id);
-const TITLES = { tomb: "The Mummy's Tomb", treasure: "Mummy's Treasure" };
 const RENDERERS = { tomb: ["./tomb.js", "renderTombState"], treasure: ["./treasure.js", "renderTreasureState"] };
 const PLAY_EVERY = 700; // ms between steps while playing
 const FETCH_DELAY = 40; // ms: a burst of steps (a dragged slider, a held key) fetches only where it stops
@@ -18,7 +16,7 @@ const playButton = $("replay-play");
 const statusLine = $("status");
 const messageLine = $("replay-message");
 
-const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const gameId = gameIdFromPath();
 const base = `/api/games/${encodeURIComponent(gameId)}`;
 
 const replay = {
@@ -41,12 +39,6 @@ function say(text, kind = "error") {
   messageLine.textContent = text || "";
   messageLine.className = text ? `message ${kind}` : "message";
   messageLine.hidden = !text;
-}
-
-function errorText(error) {
-  if (error instanceof ApiError) return describeError(error.error);
-  if (error instanceof TypeError) return "The server cannot be reached; check your connection and reload.";
-  return (error && error.message) || String(error);
 }
 
 function setStatus(text, state) {
@@ -237,11 +229,6 @@ function resultList(view) {
 async function loadRenderer(game) {
   const [path, name] = RENDERERS[game] || [];
   if (!path) return { error: `no drawing module for the game '${game}'` };
-  // The game's own styles (the drawing modules add them on their live page).
-  const sheet = `/static/css/${game}.css`;
-  if (!document.querySelector(`link[href="${sheet}"]`)) {
-    document.head.append(h("link", { rel: "stylesheet", href: sheet, [`data-${game}`]: "" }));
-  }
   try {
     const [module, data] = await Promise.all([import(path), content(game)]);
     if (typeof module[name] !== "function") return { error: `${path.slice(2)} has no ${name}()` };

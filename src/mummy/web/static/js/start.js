@@ -1,10 +1,7 @@
 // The start page (/): a new game, joining by link, this browser's games, the daily
 // challenge and the best scores. Everything goes through the HTTP API (docs/server.md).
-import { ApiError, api, content, describeError, h, seats } from "./api.js";
+import { $, TITLES, api, content, errorText, h, seats } from "./api.js";
 
-const $ = (id) => document.getElementById(id);
-
-const TITLES = { tomb: "The Mummy's Tomb", treasure: "Mummy's Treasure" };
 const SITES = ["oasis", "valley", "temple", "pyramid"];
 const BOTS = ["random", "greedy", "strong"];
 const BOT_NAMES = ["Sphinx", "Anubis", "Horus", "Bastet", "Thoth", "Sobek", "Hathor", "Ptah"];
@@ -25,12 +22,6 @@ const createMessage = $("create-message");
 function say(element, text, kind = "error") {
   element.textContent = text || "";
   element.className = text ? `message ${kind}` : "message";
-}
-
-function errorText(error) {
-  if (error instanceof ApiError) return describeError(error.error);
-  if (error instanceof TypeError) return "The server cannot be reached; check your connection and try again.";
-  return (error && error.message) || String(error);
 }
 
 function title(word) { return word ? word[0].toUpperCase() + word.slice(1) : ""; }

@@ -2,7 +2,7 @@
 // every action chosen by clicking or by keys. The engine on the server is the judge: the
 // page lights up what `view.legal` allows, and anything else it sends is answered with
 // the engine's refusal (rule id and message), which is shown; nothing is lost.
-import { describeError, h, parseSquare, squareName, svg } from "./api.js";
+import { describeError, errorText, h, loadStylesheet, parseSquare, squareName, svg } from "./api.js";
 
 const CELL = 40;
 const MARGIN = 26;
@@ -21,7 +21,7 @@ const LINE_NAME = {
 const PHASE_NAME = { play: "playing", waiting: "round ended", after: "after round 20", done: "finished" };
 
 // -- notation: reading the legal actions the server lists ----------------------------------
-export function parseAction(text) {
+function parseAction(text) {
   const a = { text };
   let m;
   if (text === "end") return { ...a, kind: "end" };
@@ -112,7 +112,7 @@ function defs() {
 
 // The sheet of one player: the map, what was drawn on it, and (for the player) layers for
 // legal targets and the preview. Returns {root, layers}.
-export function drawSheet(map, sheet, { small = false, label = "" } = {}) {
+function drawSheet(map, sheet, { small = false, label = "" } = {}) {
   const W = MARGIN * 2 + map.width * CELL;
   const H = MARGIN * 2 + map.height * CELL;
   // What the drawing shows, in words, for screen readers (the colours have shapes and
@@ -332,7 +332,7 @@ function backpack(sheet, map) {
 
 // -- read-only rendering (replays, spectators' other sheets) -------------------------------
 export function renderTombState(root, state, content, opts = {}) {
-  loadStyles();
+  loadStylesheet("/static/css/tomb.css");
   const names = opts.names || [];
   root.replaceChildren(h("div", { class: "tomb-replay" },
     h("p", { class: "round-line" }, `Round ${state.round} of 20 · dice `, ...state.dice.map((v) => dieFace(v, { size: 22 }))),
@@ -346,21 +346,13 @@ export function renderTombState(root, state, content, opts = {}) {
 }
 
 // -- the playing page ----------------------------------------------------------------------
-function loadStyles() {
-  if (!document.querySelector("link[data-tomb]")) {
-    document.head.append(h("link", { rel: "stylesheet", href: "/static/css/tomb.css", "data-tomb": "" }));
-  }
-}
-
 export function mount(root, live, content) {
-  loadStyles();
+  loadStylesheet("/static/css/tomb.css");
   const ui = {
     slot: null, // selected die slot, or "wand"/"shovel"
     tool: null, // {kind: "place", shape} | {kind: "dig", sides} | {kind: "erase"} | {kind: "add"}
     orient: "r0",
     cursor: null, // square under the pointer or the keyboard cursor
-    message: "",
-    messageKind: "info",
     busy: false,
   };
   let legal = [];
@@ -375,8 +367,6 @@ export function mount(root, live, content) {
   root.append(els.message, els.layout);
 
   const say = (text, kind = "info") => {
-    ui.message = text;
-    ui.messageKind = kind;
     els.message.textContent = text;
     els.message.className = `message ${kind} tomb-message`;
   };
@@ -390,7 +380,7 @@ export function mount(root, live, content) {
       ui.slot = null;
       say(`Done: ${text}`, "info");
     } catch (error) {
-      say(describeError(error.error || { message: String(error) }), "error");
+      say(errorText(error), "error");
       render();
     } finally {
       ui.busy = false;
@@ -398,7 +388,9 @@ export function mount(root, live, content) {
   }
 
   const mine = () => view.you !== null && view.you !== undefined;
-  const me = () => view.state.sheets[view.you];
+  // The Wand's function, erase or add (T6.4), waits for an edge; its action for one.
+  const wandEdge = () => ui.tool && (ui.tool.kind === "erase" || ui.tool.kind === "add");
+  const edgeAction = (edge) => `${ui.slot}:${ui.tool.kind}@${edge}`;
   const sourceActions = () => legal.filter((a) => (typeof ui.slot === "number" ? a.slots && a.slots.includes(ui.slot) : a.item === ui.slot));
 
   function orientsFor(shape) {
@@ -622,9 +614,8 @@ export function mount(root, live, content) {
     drawn.root.addEventListener("pointerleave", () => { ui.cursor = null; drawTargets(sheetLayers, mapNow); });
     drawn.root.addEventListener("click", (e) => {
       const edge = e.target.getAttribute && e.target.getAttribute("data-edge");
-      if (edge && ui.tool && (ui.tool.kind === "erase" || ui.tool.kind === "add")) {
-        const src = typeof ui.slot === "number" ? String(ui.slot) : ui.slot;
-        act(`${src}:${ui.tool.kind}@${edge}`);
+      if (edge && wandEdge()) {
+        act(edgeAction(edge));
         return;
       }
       const sq = e.target.getAttribute && e.target.getAttribute("data-square");
@@ -694,9 +685,9 @@ export function mount(root, live, content) {
     if (!mine() || view.over || e.ctrlKey || e.metaKey || e.altKey) return;
     const k = e.key;
     const edge = e.target && e.target.getAttribute && e.target.getAttribute("data-edge");
-    if (edge && (k === "Enter" || k === " ") && ui.tool && (ui.tool.kind === "erase" || ui.tool.kind === "add")) {
+    if (edge && (k === "Enter" || k === " ") && wandEdge()) {
       e.preventDefault(); // a Wand edge chosen from the keyboard (Tab to it, then Enter)
-      if (!e.repeat) act(`${ui.slot}:${ui.tool.kind}@${edge}`);
+      if (!e.repeat) act(edgeAction(edge));
       return;
     }
     // A focused button or link handles its own Enter and Space; a held key is one press.
@@ -717,5 +708,4 @@ export function mount(root, live, content) {
   live.addEventListener("view", () => render());
   live.addEventListener("refused", (e) => say(describeError(e.detail), "error"));
   render();
-  return { render, ui };
 }

@@ -7,13 +7,13 @@
 // Keys: 1–5 hold or release die N; Space or R roll / reroll the dice that are not held
 // (R turns the tile instead while one is being placed); Esc puts a chosen tile back;
 // arrows move over your site while placing, Enter places.
-import { describeError, h, parseSquare, squareName, svg } from "./api.js";
+import { describeError, errorText, h, loadStylesheet, parseSquare, squareName, svg } from "./api.js";
 
 const ROLLS = 3;
 const ORDER = "SAEPCJ";
 const INK = "#1d1a14";
 // The six symbols (R1.1): each has its own shape and its letter; the colour only helps.
-export const SYMBOLS = {
+const SYMBOLS = {
   S: { name: "Scarab", colour: "#0072b2" },
   A: { name: "Ankh", colour: "#e69f00" },
   E: { name: "Eye", colour: "#56b4e9" },
@@ -34,7 +34,7 @@ function sortSymbols(letters) {
 }
 
 // The legal actions as the page needs them: which piles can be taken, and where.
-export function readLegal(legal) {
+function readLegal(legal) {
   const out = { roll: false, pass: false, rerolls: new Set(), takes: new Map(), auto: new Set() };
   for (const text of legal || []) {
     let m;
@@ -58,9 +58,12 @@ function footprint(rows, cols, orient, anchor) {
   return { x0, y0, hgt, wid, squares };
 }
 
+// A square tile is the same either way round: the notation names it "h" only.
+const orientOf = (tile, orient) => (tile.rows === tile.cols ? "h" : orient);
+
 // Why a placement is refused, in the engine's own words (R3.3; see game.py `_check_take`).
-export function placementFault(tile, orient, anchor, site, covered) {
-  const o = tile.rows === tile.cols ? "h" : orient;
+function placementFault(tile, orient, anchor, site, covered) {
+  const o = orientOf(tile, orient);
   const on = new Set(site.squares);
   const { squares } = footprint(tile.rows, tile.cols, o, anchor);
   if (squares.some(([x, y]) => x >= site.cols || y >= site.rows || !on.has(squareName(x, y)))) {
@@ -100,7 +103,7 @@ function stroked(tag, attrs, colour, width = 2.6) {
     svg(tag, { ...attrs, fill: "none", stroke: colour, "stroke-width": width, "stroke-linecap": "round" })];
 }
 
-export function glyph(letter, cls = "glyph") {
+function glyph(letter, cls = "glyph") {
   const c = SYMBOLS[letter] ? SYMBOLS[letter].colour : "#999";
   const line = { stroke: INK, "stroke-width": 1.4, "stroke-linejoin": "round" };
   let parts;
@@ -485,14 +488,10 @@ function drawTable(root, m) {
   }
   const main = h("div", { class: "treasure", "data-testid": "treasure", "data-version": m.version ?? "",
     "data-over": st.over ? "true" : "false" },
-  drawResult(m), status, h("div", { class: "t-columns" }, left, right));
+  m.replay ? null : drawResult(m), // the replay page shows the result in its own panel
+  status, h("div", { class: "t-columns" }, left, right));
   root.replaceChildren(main);
   return main;
-}
-
-function ensureStyles() {
-  if (document.querySelector('link[href="/static/css/treasure.css"]')) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/treasure.css" }));
 }
 
 function emptyUi() {
@@ -503,17 +502,17 @@ const NOOP = { toggle() {}, roll() {}, send() {}, choose() {}, rotate() {}, sugg
 
 // A read-only picture of a snapshot (the replay page): the same drawing, nothing to click.
 export function renderTreasureState(root, state, content, opts = {}) {
-  ensureStyles();
-  const m = { state, content, names: opts.names || null, bots: opts.bots || null, you: opts.you ?? null,
-    legal: readLegal([]), interactive: false, busy: false, ui: emptyUi(), handlers: NOOP, result: opts.result || null,
-    version: opts.version ?? null };
+  loadStylesheet("/static/css/treasure.css");
+  const m = { state, content, names: opts.names || null, bots: opts.bots || null, you: null,
+    legal: readLegal([]), interactive: false, busy: false, ui: emptyUi(), handlers: NOOP, result: null, version: null,
+    replay: true };
   return drawTable(root, m);
 }
 
 // -- the live page -------------------------------------------------------------------------
 
 export function mount(root, live, content) {
-  ensureStyles();
+  loadStylesheet("/static/css/treasure.css");
   // The table is drawn again on every change; what happens is also told to screen readers
   // through one live region that stays put.
   const announcer = h("p", { class: "sr-only", role: "status", "aria-live": "polite", "data-testid": "announce" });
@@ -551,7 +550,7 @@ export function mount(root, live, content) {
       if (live.view.version >= awaitVersion) { busy = false; draw(); }
     }, (error) => {
       busy = false;
-      say(describeError(error && error.error ? error.error : { message: String(error) }), "error");
+      say(errorText(error), "error");
       draw();
     });
   };
@@ -620,7 +619,7 @@ export function mount(root, live, content) {
       const places = m.legal.takes.get(ui.pile);
       const p = m.state.piles.find((x) => x.pile === ui.pile);
       const top = p.top;
-      const orient = top.rows === top.cols ? "h" : ui.orient;
+      const orient = orientOf(top, ui.orient);
       const text = `take:${ui.pile}@${square}.${orient}`;
       if (places && places[orient].has(square)) { send(text); return; }
       const seat = m.state.seats[m.you];
@@ -658,7 +657,7 @@ export function mount(root, live, content) {
     const m = model();
     const p = m.state.piles.find((x) => x.pile === ui.pile);
     if (!p || !p.top) return;
-    const orient = p.top.rows === p.top.cols ? "h" : ui.orient;
+    const orient = orientOf(p.top, ui.orient);
     const places = m.legal.takes.get(ui.pile);
     const ok = !!places && places[orient].has(ui.hover);
     const site = content.sites[m.state.seats[m.you].site];
@@ -686,7 +685,7 @@ export function mount(root, live, content) {
     if (ui.pile) {
       const places = m.legal.takes.get(ui.pile);
       const top = m.state.piles.find((x) => x.pile === ui.pile).top;
-      const orient = top.rows === top.cols ? "h" : ui.orient;
+      const orient = orientOf(top, ui.orient);
       let firstLegal = null;
       for (const sq of root.querySelectorAll("#my-site [data-square]")) {
         if (places && places[orient].has(sq.dataset.square)) {
