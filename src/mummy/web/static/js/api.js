@@ -198,6 +198,9 @@ export const TITLES = { tomb: "The Mummy's Tomb", treasure: "Mummy's Treasure" }
 
 export const $ = (id) => document.getElementById(id);
 
+// The arrow keys as steps on a grid: [dx, dy].
+export const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
 // The game id of /play/{id} and /replay/{id}.
 export function gameIdFromPath() {
   return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");

@@ -2,7 +2,7 @@
 // every action chosen by clicking or by keys. The engine on the server is the judge: the
 // page lights up what `view.legal` allows, and anything else it sends is answered with
 // the engine's refusal (rule id and message), which is shown; nothing is lost.
-import { describeError, errorText, h, loadStylesheet, parseSquare, squareName, svg } from "./api.js";
+import { ARROWS, describeError, errorText, h, loadStylesheet, parseSquare, squareName, svg } from "./api.js";
 
 const CELL = 40;
 const MARGIN = 26;
@@ -391,7 +391,9 @@ export function mount(root, live, content) {
   // The Wand's function, erase or add (T6.4), waits for an edge; its action for one.
   const wandEdge = () => ui.tool && (ui.tool.kind === "erase" || ui.tool.kind === "add");
   const edgeAction = (edge) => `${ui.slot}:${ui.tool.kind}@${edge}`;
-  const sourceActions = () => legal.filter((a) => (typeof ui.slot === "number" ? a.slots && a.slots.includes(ui.slot) : a.item === ui.slot));
+  const usesDie = (slot) => (a) => a.slots && a.slots.includes(slot);
+  const dieUsable = (slot) => legal.some(usesDie(slot));
+  const sourceActions = () => legal.filter(typeof ui.slot === "number" ? usesDie(ui.slot) : (a) => a.item === ui.slot);
 
   function orientsFor(shape) {
     return Object.keys(content.shapes[shape].orients);
@@ -546,7 +548,7 @@ export function mount(root, live, content) {
   function diceRow(sheet) {
     const row = h("div", { class: "dice-row", id: "dice" });
     for (const d of sheet.dice.row) {
-      const usable = mine() && !d.used && legal.some((a) => a.slots && a.slots.includes(d.slot));
+      const usable = mine() && !d.used && dieUsable(d.slot);
       row.append(h("button", { class: `die${ui.slot === d.slot ? " selected" : ""}${d.used ? " used" : ""}`, "data-slot": String(d.slot), "data-value": String(d.value), "data-source": d.source,
         disabled: !usable, "aria-pressed": String(ui.slot === d.slot), title: `slot ${d.slot}: ${d.value} (${d.source})${d.used ? ", used" : ""}`,
         onclick: () => { ui.slot = ui.slot === d.slot ? null : d.slot; ui.tool = null; render(); } },
@@ -602,8 +604,7 @@ export function mount(root, live, content) {
     const sheet = view.state.sheets[you];
     const map = content.maps[sheet.map];
     mapNow = map;
-    if (ui.slot !== null && typeof ui.slot === "number" && !legal.some((a) => a.slots && a.slots.includes(ui.slot))) { ui.slot = null; ui.tool = null; }
-    if (typeof ui.slot === "string" && !legal.some((a) => a.item === ui.slot)) { ui.slot = null; ui.tool = null; }
+    if (ui.slot !== null && !sourceActions().length) { ui.slot = null; ui.tool = null; } // used up, or gone
     const drawn = drawSheet(map, sheet, { label: `${sheet.name}'s sheet` });
     sheetLayers = drawn.layers;
     drawn.root.id = "sheet";
@@ -695,13 +696,12 @@ export function mount(root, live, content) {
     if (e.repeat && (k === "Enter" || /^[1-4]$/.test(k))) return;
     if (/^[1-4]$/.test(k)) {
       const slot = Number(k);
-      if (legal.some((a) => a.slots && a.slots.includes(slot))) { ui.slot = ui.slot === slot ? null : slot; ui.tool = null; render(); }
+      if (dieUsable(slot)) { ui.slot = ui.slot === slot ? null : slot; ui.tool = null; render(); }
     } else if (k === "r" || k === "R") { rotate(e.shiftKey ? -1 : 1); } else if (k === "f" || k === "F") { flip(); } else if (k === "Escape") {
       if (ui.tool) ui.tool = null; else ui.slot = null;
       render();
     } else if (ui.tool && (ui.tool.kind === "place" || ui.tool.kind === "dig")) {
-      const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-      if (moves[k]) { e.preventDefault(); moveCursor(...moves[k]); } else if (k === "Enter" && ui.cursor) { e.preventDefault(); const t = actionAt(ui.cursor); if (t) act(t); }
+      if (ARROWS[k]) { e.preventDefault(); moveCursor(...ARROWS[k]); } else if (k === "Enter" && ui.cursor) { e.preventDefault(); const t = actionAt(ui.cursor); if (t) act(t); }
     }
   });
 

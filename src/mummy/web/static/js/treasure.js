@@ -7,7 +7,7 @@
 // Keys: 1–5 hold or release die N; Space or R roll / reroll the dice that are not held
 // (R turns the tile instead while one is being placed); Esc puts a chosen tile back;
 // arrows move over your site while placing, Enter places.
-import { describeError, errorText, h, loadStylesheet, parseSquare, squareName, svg } from "./api.js";
+import { ARROWS, describeError, errorText, h, loadStylesheet, parseSquare, squareName, svg } from "./api.js";
 
 const ROLLS = 3;
 const ORDER = "SAEPCJ";
@@ -632,8 +632,7 @@ export function mount(root, live, content) {
       preview();
     },
     arrow(event, square) {
-      const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-      const step = steps[event.key];
+      const step = ARROWS[event.key];
       if (!step) return;
       event.preventDefault();
       const site = content.sites[live.view.state.seats[live.view.you].site];
