@@ -162,9 +162,9 @@ def test_daily_challenge_and_best_scores(web: Watched) -> None:
     assert view["you"] == 0 and view["seats"][0]["name"] == "Dee" and view["config"]["map"] == "map1"
 
 
-def _replay(web: Watched, game_id: str) -> Any:
+def _replay(web: Watched, game_id: str, step: int | None = None) -> Any:
     page = web.page()
-    page.goto(f"{web.base}/replay/{game_id}")
+    page.goto(f"{web.base}/replay/{game_id}" + ("" if step is None else f"?step={step}"))
     page.wait_for_selector("#app[data-ready=yes]")
     return page
 
@@ -269,9 +269,7 @@ def test_my_games_links_a_finished_game_to_its_replay(web: Watched) -> None:
 
 
 def test_start_page_on_a_phone(phone: Watched) -> None:
-    page = phone.page()
-    page.goto(phone.base + "/")
-    page.wait_for_selector("#app[data-ready=yes]")
+    page = _start(phone)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 2
     shot(page, "start-page-phone")
     page.select_option("#game-kind", "treasure")
@@ -290,8 +288,7 @@ def test_start_page_on_a_phone(phone: Watched) -> None:
 
     # The replay page fits a phone too.
     game_id, _ = _finish(phone.base, {"game": "treasure", "seats": [{"name": "Sol"}], "seed": 3})
-    page.goto(f"{phone.base}/replay/{game_id}?step=12")
-    page.wait_for_selector("#app[data-ready=yes]")
+    page = _replay(phone, game_id, step=12)
     _at(page, 12)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 2
     shot(page, "replay-phone")

@@ -597,9 +597,13 @@ export function mount(root, live, content) {
   let sheetLayers = null;
   let mapNow = null;
 
+  let parsedFor = null; // the view whose legal actions `legal` holds: read once per view
   function render() {
     view = live.view;
-    legal = (view.legal || []).map(parseAction);
+    if (parsedFor !== view) {
+      legal = (view.legal || []).map(parseAction);
+      parsedFor = view;
+    }
     const you = mine() ? view.you : 0;
     const sheet = view.state.sheets[you];
     const map = content.maps[sheet.map];

@@ -525,11 +525,18 @@ export function mount(root, live, content) {
   let wantFocus = null; // a control that was disabled by a redraw: focus it again when it is back
   let prev = null; // the last view drawn: to keep holds across a reroll and to tell what others did
 
+  // The legal actions read once per view: a draw, a hover and a click all ask for them.
+  let parsed = { view: null, legal: null };
+  const legalOf = (view) => {
+    if (parsed.view !== view) parsed = { view, legal: readLegal(view.over ? [] : view.legal) };
+    return parsed.legal;
+  };
+
   const model = () => {
     const view = live.view;
     const you = view.you === undefined ? null : view.you;
     return { state: view.state, content, names: view.seats.map((s) => s.name), bots: view.seats.map((s) => s.bot),
-      you, legal: readLegal(view.over ? [] : view.legal), interactive: you !== null && !view.over, busy, ui,
+      you, legal: legalOf(view), interactive: you !== null && !view.over, busy, ui,
       handlers, result: view.result || null, version: view.version };
   };
 
@@ -729,7 +736,7 @@ export function mount(root, live, content) {
       }
       if (view.version !== prev.version) ui.last = lastMoves(prev, view) || ui.last;
     }
-    const legal = readLegal(view.over ? [] : view.legal);
+    const legal = legalOf(view);
     if (ui.pile && !legal.takes.has(ui.pile)) { ui.pile = null; ui.hover = null; }
     const moved = !prev || prev.version !== view.version;
     prev = view;
