@@ -51,6 +51,10 @@ class TombMap:
         self.id = spec.id
         self.grid = g = spec.grid
         self.tiles = tiles
+        # Every transform name of every tile, to its distinct orientation: checking a
+        # player's action names one, and working them out again each time was a large
+        # share of a move's check.
+        self._orientations = {shape: orientations(t.cells, t.openings) for shape, t in tiles.items()}
         self.stone = spec.stone
         self.free = g.all_squares & ~spec.stone
         self.entrance_edges = 0
@@ -181,15 +185,19 @@ class TombMap:
             if sides not in DIG_VARIANTS or len(sides) != len(name):
                 raise ValueError(f"a Shovel square has one or two open sides (like 'ne'), not {name!r}")
             return sides
-        t = self.tiles[shape]
-        return orientations(t.cells, t.openings)[name].name
+        return self._orientation(shape, name).name
 
     def oriented(self, shape: str, orient: str) -> Orientation:
         if shape == "dig":
             marks = frozenset(((0, 0), s.upper()) for s in orient)
             return Orientation(orient, frozenset({(0, 0)}), marks)
-        t = self.tiles[shape]
-        return orientations(t.cells, t.openings)[orient]
+        return self._orientation(shape, orient)
+
+    def _orientation(self, shape: str, name: str) -> Orientation:
+        named = self._orientations[shape]  # KeyError for a shape that is no tile
+        if name not in named:
+            raise ValueError(f"unknown orientation {name!r}; use one of {' '.join(TRANSFORMS)}")
+        return named[name]
 
     def edge_name(self, edge: int) -> str:
         return self.grid.edge_name(edge)
