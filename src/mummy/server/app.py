@@ -159,6 +159,7 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
         gc.collect()
         gc.freeze()
         yield
+        svc.close()
 
     app = FastAPI(title="mummy", version=__version__, lifespan=lifespan,
                   description="Online play of The Mummy's Tomb and Mummy's Treasure (docs/server.md).")

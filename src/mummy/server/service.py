@@ -45,11 +45,12 @@ from collections.abc import Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import Any, Final, cast
 
-from sqlalchemy import Connection, Engine, bindparam, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import ClauseElement, Connection, Dialect, Engine, bindparam, insert, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from mummy.bots.registry import bot_names, make_agent
 from mummy.core.errors import RuleError
@@ -94,6 +95,7 @@ _INSERT_ACTION: Final = insert(ActionRow)
 _STAMP: Final = (update(GameRow).where(GameRow.id == bindparam("b_id"))
                  .values(version=bindparam("b_version"), over=bindparam("b_over")))
 _STAMP_OVER: Final = _STAMP.values(result=bindparam("b_result"))
+_ACTION_COLUMNS: Final = [c.name for c in ActionRow.__table__.columns]
 
 
 def commitment(kind: str, seed: int, nonce: str) -> str:
@@ -149,6 +151,9 @@ class _Writer:
         self._queue: queue.SimpleQueue[_Write] = queue.SimpleQueue()
         self._guard = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._soon: list[_Write] = []  # for the event loop's next commit (write_soon)
+        self._loop_conn: Connection | None = None  # used on the event loop only
+        self._statements: tuple[_Compiled, _Compiled, _Compiled] | None = None
 
     def submit(self, write: _Write) -> None:
         """Queue an action's rows for the thread; ``write.done`` is settled after the commit."""
@@ -167,6 +172,37 @@ class _Writer:
             write.done.set_exception(exc)
         else:
             write.done.set_result(None)
+
+    def write_soon(self, write: _Write) -> None:
+        """Queue an action's rows for a commit on the event loop at its next turn, which
+        commits every action queued until then together; ``write.done`` settles after it.
+
+        Moves come in bursts (many players, one loop), and a commit's disk sync is most
+        of its cost: one sync per turn of the loop instead of one per move lets a burst
+        drain sooner, and a quiet server commits each move a moment after it is made."""
+        self._soon.append(write)
+        if len(self._soon) == 1:
+            asyncio.get_running_loop().call_soon(self._flush_soon)
+
+    def _flush_soon(self) -> None:
+        batch, self._soon = self._soon, []
+        if self._loop_conn is None:
+            try:
+                self._loop_conn = self._engine.connect()
+            except Exception as exc:
+                for write in batch:
+                    write.done.set_exception(exc)
+                return
+        if not self._commit(self._loop_conn, batch):
+            self._loop_conn.invalidate()  # in doubt after a failure: the next turn gets a new one
+            self._loop_conn.close()
+            self._loop_conn = None
+
+    def close(self) -> None:
+        """Give back the event loop's connection (the thread gives back its own)."""
+        if self._loop_conn is not None:
+            self._loop_conn.close()
+            self._loop_conn = None
 
     def _run(self) -> None:
         # One connection for the thread's life: taking one from the pool and giving it
@@ -228,20 +264,56 @@ class _Writer:
         return True
 
     def _write(self, conn: Connection, batch: list[_Write]) -> None:
-        # Statements made once (module constants), not the ORM's unit of work: this is
-        # the hot path of every move, and the ORM's bookkeeping costs more than the write.
         with self._writes, conn.begin():
             self._execute(conn, batch)
 
-    @staticmethod
-    def _execute(conn: Connection, batch: list[_Write]) -> None:
-        conn.execute(_INSERT_ACTION, [w.row for w in batch])
-        stamps = [w.stamp for w in batch if "b_result" not in w.stamp]
-        if stamps:
-            conn.execute(_STAMP, stamps)
-        finals = [w.stamp for w in batch if "b_result" in w.stamp]
-        if finals:
-            conn.execute(_STAMP_OVER, finals)
+    def _execute(self, conn: Connection, batch: list[_Write]) -> None:
+        # The hot path of every move: statements compiled once, run on the driver's own
+        # cursor (see _Compiled), not the ORM's unit of work.
+        if self._statements is None:
+            dialect = self._engine.dialect
+            self._statements = (_Compiled(_INSERT_ACTION, dialect, _ACTION_COLUMNS),
+                                _Compiled(_STAMP, dialect), _Compiled(_STAMP_OVER, dialect))
+        insert, stamp, stamp_over = self._statements
+        cursor = conn.connection.cursor()
+        try:
+            insert.run(cursor, [w.row for w in batch])
+            stamps = [w.stamp for w in batch if "b_result" not in w.stamp]
+            if stamps:
+                stamp.run(cursor, stamps)
+            finals = [w.stamp for w in batch if "b_result" in w.stamp]
+            if finals:
+                stamp_over.run(cursor, finals)
+        finally:
+            cursor.close()
+
+
+class _Compiled:
+    """A statement compiled once for the database's dialect, with the order and the type
+    conversions of its parameters, run straight on the driver's cursor. SQLAlchemy's
+    work per execution (a context, parameter processing, a result) cost three times the
+    SQL itself on SQLite: 0.16 ms against 0.05 ms for a move's write."""
+
+    def __init__(self, statement: ClauseElement, dialect: Dialect, keys: list[str] | None = None) -> None:
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect, column_keys=keys))
+        self.sql = str(compiled)
+        names = list(compiled.positiontup or []) if compiled.positional else list(compiled.binds)
+        self.positional = compiled.positional
+        self.params = [(name, compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect))
+                       for name in names]
+        self.error: type[Exception] = dialect.loaded_dbapi.Error
+
+    def run(self, cursor: Any, rows: list[dict[str, Any]]) -> None:
+        """Execute for every row; the driver's errors are raised as SQLAlchemy's, as
+        ``Connection.execute`` raises them (a taken key is an ``IntegrityError``)."""
+        params: list[Any] = (
+            [tuple(row[k] if p is None else p(row[k]) for k, p in self.params) for row in rows]
+            if self.positional else
+            [{k: row[k] if p is None else p(row[k]) for k, p in self.params} for row in rows])
+        try:
+            cursor.executemany(self.sql, params)
+        except self.error as exc:
+            raise DBAPIError.instance(self.sql, None, exc, self.error) from exc
 
 
 @dataclass
@@ -313,6 +385,10 @@ class GameService:
         # back, which waits for the interpreter lock and for a turn of the loop. Other
         # databases are across a network: their commits go to the writer thread.
         self._inline = sqlite
+
+    def close(self) -> None:
+        """Give back the connection kept for commits on the event loop (at shutdown)."""
+        self._writer.close()
 
     # -- creating ---------------------------------------------------------------------------
     def create(self, kind: str, seats: list[dict[str, Any]], config: dict[str, Any] | None = None,
@@ -442,10 +518,9 @@ class GameService:
             seat, earlier = self._admit(live, token, client_id, version)
             if earlier is not None:
                 return earlier
-            staged = self._stage(live, seat, text, client_id)
+            staged = self._stage(live, seat, text, client_id, on_loop=True)
             try:
-                if not staged.done.done():  # written already on SQLite: no trip round the loop
-                    await asyncio.wrap_future(staged.done)
+                await self._committed(staged.done)
                 staged.done.result()
             except asyncio.CancelledError:
                 # The caller went away, the write goes on: the game stays locked until it
@@ -459,6 +534,22 @@ class GameService:
         finally:
             if release:
                 live.lock.release()
+
+    async def _committed(self, done: Future[None]) -> None:
+        """Wait for a write made by act_now. On SQLite the commit is made on this loop and
+        settles ``done`` here, so the waiting task is woken directly: waking it through
+        another thread's route (``asyncio.wrap_future``) would cost another turn of the
+        loop, and under load a turn is several other players' moves."""
+        if not self._inline:
+            await asyncio.wrap_future(done)
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        def wake(_: Future[None]) -> None:
+            if not waiter.done():  # not cancelled meanwhile
+                waiter.set_result(None)
+
+        done.add_done_callback(wake)
+        await waiter
 
     def _settle_later(self, live: _Live, staged: _Staged, done: Future[None]) -> None:
         try:
@@ -523,8 +614,9 @@ class GameService:
             raise self._unwritten(live, exc) from exc
         return self._settle(live, staged)
 
-    def _stage(self, live: _Live, seat: int, text: str, client_id: str) -> _Staged:
-        """The engine checks and applies the action in memory; its rows go to the writer."""
+    def _stage(self, live: _Live, seat: int, text: str, client_id: str, on_loop: bool = False) -> _Staged:
+        """The engine checks and applies the action in memory; its rows go to the writer
+        (``on_loop``: the caller is the event loop, which must not wait for a commit)."""
         try:
             canonical, affects = live.kind.apply(live.game, seat, text)
         except RuleError as exc:  # refused by the engine: nothing changed
@@ -543,10 +635,12 @@ class GameService:
         if over:
             stamp["b_result"] = json.dumps(live.kind.result(live.game))
         write = _Write(row, stamp)
-        if self._inline:
-            self._writer.write_now(write)
-        else:
+        if not self._inline:
             self._writer.submit(write)
+        elif on_loop:
+            self._writer.write_soon(write)
+        else:
+            self._writer.write_now(write)
         return _Staged(client_id, affects, result, answer, write.done)
 
     def _unwritten(self, live: _Live, exc: Exception) -> ServiceError:
