@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final, Protocol
 
 from mummy.core.errors import IllegalActionError
+from mummy.tomb.actions import Action as TombAction
 from mummy.tomb.actions import fmt as tomb_fmt
 from mummy.tomb.actions import parse as tomb_parse
 from mummy.tomb.board import tomb_map
@@ -67,6 +68,10 @@ class TombKind:
     """The Tomb: everyone plays their own sheet on the round's shared dice."""
 
     name = "tomb"
+    MAX_TEXTS = 100_000  # remembered action texts per map (see legal)
+
+    def __init__(self) -> None:
+        self._texts: dict[str, dict[TombAction, str]] = {}
 
     def validate(self, config: dict[str, Any], seats: int) -> dict[str, Any]:
         map_id = config.get("map", "map1")
@@ -108,8 +113,20 @@ class TombKind:
         return game.can_undo(seat)
 
     def legal(self, game: TombGame, seat: int) -> list[str]:
+        # Every move sends the mover dozens of legal actions, and most of them were sent
+        # the move before as well: their texts are remembered per map (the actions on one
+        # map are finitely many; a full memo is started afresh rather than grown).
         grid = game.maps[seat].grid
-        return [tomb_fmt(a, grid) for a in game.legal_actions(seat)]
+        texts = self._texts.setdefault(game.maps[seat].id, {})
+        if len(texts) > self.MAX_TEXTS:
+            texts.clear()
+        out = []
+        for action in game.legal_actions(seat):
+            text = texts.get(action)
+            if text is None:
+                text = texts[action] = tomb_fmt(action, grid)
+            out.append(text)
+        return out
 
     def text(self, game: TombGame, seat: int, action: Any) -> str:
         return tomb_fmt(action, game.maps[seat].grid)
