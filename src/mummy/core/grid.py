@@ -98,6 +98,15 @@ class Grid:
             raise ValueError(f"square index {square} is not on the {self.width}×{self.height} grid")
         return name
 
+    def square_names(self) -> dict[int, str]:
+        """Every square's name by index (shared: do not change it), for code that names
+        many squares at once, such as a sheet's snapshot."""
+        return _square_names(self.width, self.height)
+
+    def edge_names(self) -> dict[int, str]:
+        """Every edge's canonical name by index (shared: do not change it)."""
+        return _edge_names(self.width, self.height)
+
     def parse_square(self, text: str) -> int:
         """Parse ``"J1"`` (case-insensitive). Raises ``ValueError`` off the grid."""
         text = text.strip().upper()

@@ -94,20 +94,22 @@ def snapshot(game: TombGame, player: int) -> dict[str, Any]:
     s: Sheet = game.sheets[player]
     m = s.map
     g = m.grid
-    names = g.edge_name
+    # Names looked up in the grid's tables directly: a snapshot names a hundred or so
+    # squares and edges, and the server makes one after every move.
+    square_names, edge_names = g.square_names(), g.edge_names()
 
     def edges(mask: int) -> list[str]:
-        return [names(e) for e in iter_bits(mask)]
+        return [edge_names[e] for e in iter_bits(mask)]
 
     tiles = []
     for n, pid in enumerate(s.tiles, start=1):
         p = m.placements[pid]
-        tiles.append({"n": n, "shape": p.shape, "orient": p.orient, "square": g.square_name(p.anchor),
-                      "squares": [g.square_name(q) for q in iter_bits(p.squares)]})
+        tiles.append({"n": n, "shape": p.shape, "orient": p.orient, "square": square_names[p.anchor],
+                      "squares": [square_names[q] for q in iter_bits(p.squares)]})
     collected = []
     for sq in iter_bits(s.covered & m.findings_mask):
         kind, what = m.finding_at[sq]
-        item: dict[str, Any] = {"square": g.square_name(sq), "kind": kind}
+        item: dict[str, Any] = {"square": square_names[sq], "kind": kind}
         if kind == "coins":
             item["amount"] = what
         elif kind in ("golem", "item"):
@@ -122,14 +124,14 @@ def snapshot(game: TombGame, player: int) -> dict[str, Any]:
         e = g.edge(room.square, room.side)
         state = ("connected" if connected_rooms >> e & 1 else
                  "closed" if closed_rooms >> e & 1 else "open")
-        rooms.append({"square": g.square_name(room.square), "opening": names(e), "finding": room.finding,
+        rooms.append({"square": square_names[room.square], "opening": edge_names[e], "finding": room.finding,
                       "colour": room.colour, "state": state, "collected": bool(s.rooms_found >> i & 1)})
     entrances = []
     for sq, side in m.spec.entrances:
         e = g.edge(sq, side)
         state = ("connected" if connected_entrances >> e & 1 else
                  "closed" if closed_entrances >> e & 1 else "open")
-        entrances.append({"edge": names(e), "state": state, "start": e == s.start})
+        entrances.append({"edge": edge_names[e], "state": state, "start": e == s.start})
     colours = m.colours
     sc = score(s)
     open_edges = s.open_edges()
@@ -143,7 +145,7 @@ def snapshot(game: TombGame, player: int) -> dict[str, Any]:
         "round": game.round,
         "round_dice": list(round_dice(game.seed, game.round)),
         "phase": s.phase,
-        "covered": {g.square_name(q): n for q, n in sorted(s.tile_at().items())},
+        "covered": {square_names[q]: n for q, n in sorted(s.tile_at().items())},
         "tiles": tiles,
         "walls": edges(s.walls),
         "open_openings": edges(openings),
