@@ -7,8 +7,9 @@ each, 6,000 in all, so that the 99th percentile rests on 60 of them and not on a
 hiccup of a shared machine. A bare websocket echo on the same server, measured in the
 same run, is the floor. The players share the server's machine (two cores here), so they
 are kept light, as 200 people on their own computers would be to the server: an event
-loop written in C (uvloop, which the server uses too) and orjson to read the messages. Then the server is killed with SIGKILL at random points while it
-is played, restarted, and every acknowledged action checked.
+loop written in C (uvloop, which the server uses too) and orjson to read the messages.
+Then the server is killed with SIGKILL at random points while it is played, restarted,
+and every acknowledged action checked.
 """
 
 from __future__ import annotations
