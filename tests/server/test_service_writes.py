@@ -1,5 +1,6 @@
 """How the service writes and where it works: moves on the event loop (``act_now``,
-``views_now``) and their way out to a thread when a game is busy; the writer thread's
+``views_now``), committed together at the loop's next turn, and their way out to a
+thread when a game is busy; the writer thread's
 group commits (used for databases across a network, forced here on SQLite too), a bad
 action failing alone in a batch, and a move whose caller goes away mid-write."""
 
@@ -47,6 +48,41 @@ def test_a_move_on_the_loop_is_committed_before_it_is_answered(service: GameServ
     again = asyncio.run(service.act_now(game_id, token, "c1", 0, view["legal"][0]))
     assert again == dict(result, repeated=True)  # applied once
     assert logged(service, game_id) == 1
+
+
+def test_moves_made_on_the_loop_in_one_turn_share_one_commit(service: GameService, db_url: str) -> None:
+    games = [solo(service) for _ in range(5)]
+    writer = service._writer
+    real, batches = writer._commit, []
+
+    def counted(conn, batch):  # type: ignore[no-untyped-def]
+        batches.append(len(batch))
+        assert not any(w.done.done() for w in batch)  # nobody is answered before the commit
+        return real(conn, batch)
+
+    writer._commit = counted  # type: ignore[method-assign]
+
+    async def everyone() -> list[dict[str, Any] | None]:
+        moves = []
+        for game_id, token in games:
+            view = service.view(game_id, token)
+            moves.append(service.act_now(game_id, token, "c1", view["version"], view["legal"][0]))
+        return await asyncio.gather(*moves)
+
+    try:
+        results = asyncio.run(everyone())
+    finally:
+        writer._commit = real  # type: ignore[method-assign]
+    if service.engine.dialect.name == "sqlite":
+        assert batches == [5]  # one commit (one disk sync) for the five
+    else:  # across a network: the writer thread's group commits, as they come
+        assert sum(batches) == 5
+    assert [r["version"] for r in results if r is not None] == [1] * 5
+    restarted = GameService(make_engine(db_url))
+    for game_id, token in games:
+        assert logged(service, game_id) == 1
+        assert restarted.view(game_id, token)["state"] == service.view(game_id, token)["state"]
+    service.close()
 
 
 def test_the_loop_hands_a_busy_or_unloaded_game_to_a_thread(service: GameService, db_url: str) -> None:
