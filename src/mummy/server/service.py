@@ -15,11 +15,13 @@ routes in ``app`` never touch the database.
   then the game in memory moves on and anyone is told. If the write fails, the game in
   memory is dropped and rebuilt from the log, which is the truth.
 * Bots play their seats right after the action that gives them the turn.
-* SQLite commits in the thread that acts, which for a move online is the event loop:
-  a local commit costs a fraction of a millisecond, less than a trip to another thread
-  and back (a wait for the interpreter lock, then for a turn of the loop). Other
-  databases are across a network and must not hold up the loop: their writes go to one
-  writer thread that commits every action waiting in one transaction (a group commit).
+* SQLite commits in the thread that acts. For a move online that is the event loop,
+  which commits at its next turn every move made meanwhile (one commit and one disk
+  sync for a burst of moves): a local commit costs a fraction of a millisecond, less
+  than a trip to another thread and back (a wait for the interpreter lock, then for a
+  turn of the loop). Other databases are across a network and must not hold up the
+  loop: their writes go to one writer thread that commits every action waiting in one
+  transaction (a group commit).
 
 The methods are synchronous and thread-safe (a lock per game): the web layer runs them in
 worker threads, so a thinking bot never blocks the event loop. For the hot path of a move
@@ -132,7 +134,8 @@ class _Write:
 
 
 class _Writer:
-    """Writes actions: in the caller's thread, or by group commit in a thread of its own.
+    """Writes actions: in the caller's thread, by group commit at the event loop's next
+    turn (SQLite, for moves made on the loop), or by group commit in a thread of its own.
 
     An action must be committed before anyone is told of it. Across a network every
     commit is a round trip; one at a time, writers queue behind each other, and that queue
@@ -380,10 +383,11 @@ class GameService:
         self._writes: threading.Lock | contextlib.nullcontext[None] = (
             threading.Lock() if sqlite else contextlib.nullcontext())
         self._writer = _Writer(engine, self._writes)
-        # SQLite commits in the caller's thread (on the event loop for act_now): a local
-        # commit takes a fraction of a millisecond, less than a trip to another thread and
-        # back, which waits for the interpreter lock and for a turn of the loop. Other
-        # databases are across a network: their commits go to the writer thread.
+        # SQLite commits in the caller's thread (on the event loop for act_now, at the
+        # loop's next turn): a local commit takes a fraction of a millisecond, less than a
+        # trip to another thread and back, which waits for the interpreter lock and for a
+        # turn of the loop. Other databases are across a network: their commits go to the
+        # writer thread.
         self._inline = sqlite
 
     def close(self) -> None:
