@@ -93,7 +93,7 @@ class Grid:
         return mask
 
     def square_name(self, square: int) -> str:
-        name = _square_names(self.width, self.height).get(square)
+        name = self.square_names().get(square)
         if name is None:
             raise ValueError(f"square index {square} is not on the {self.width}×{self.height} grid")
         return name
@@ -154,7 +154,7 @@ class Grid:
 
     def edge_name(self, edge: int) -> str:
         """Canonical name: ``J1n`` (north of J1) or ``C3w``; ``s``/``e`` only on the far border."""
-        name = _edge_names(self.width, self.height).get(edge)
+        name = self.edge_names().get(edge)
         if name is None:
             raise ValueError(f"edge index {edge} is not an edge of the grid")
         return name

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final, Protocol
 
 from mummy.core.errors import IllegalActionError
+from mummy.core.grid import Grid
 from mummy.tomb.actions import Action as TombAction
 from mummy.tomb.actions import fmt as tomb_fmt
 from mummy.tomb.actions import parse as tomb_parse
@@ -116,10 +117,7 @@ class TombKind:
         # Every move sends the mover dozens of legal actions, and most of them were sent
         # the move before as well: their texts are remembered per map (the actions on one
         # map are finitely many; a full memo is started afresh rather than grown).
-        grid = game.maps[seat].grid
-        texts = self._texts.setdefault(game.maps[seat].id, {})
-        if len(texts) > self.MAX_TEXTS:
-            texts.clear()
+        texts, grid = self._memo(game, seat)
         out = []
         for action in game.legal_actions(seat):
             text = texts.get(action)
@@ -129,7 +127,16 @@ class TombKind:
         return out
 
     def text(self, game: TombGame, seat: int, action: Any) -> str:
-        return tomb_fmt(action, game.maps[seat].grid)
+        texts, grid = self._memo(game, seat)
+        text = texts.get(action)
+        return text if text is not None else tomb_fmt(action, grid)
+
+    def _memo(self, game: TombGame, seat: int) -> tuple[dict[TombAction, str], Grid]:
+        """The remembered action texts of the seat's map, and its grid to format others."""
+        texts = self._texts.setdefault(game.maps[seat].id, {})
+        if len(texts) > self.MAX_TEXTS:
+            texts.clear()
+        return texts, game.maps[seat].grid
 
     def record(self, game: TombGame) -> dict[str, Any]:
         return tomb_record(game)

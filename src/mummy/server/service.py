@@ -189,17 +189,7 @@ class _Writer:
 
     def _flush_soon(self) -> None:
         batch, self._soon = self._soon, []
-        if self._loop_conn is None:
-            try:
-                self._loop_conn = self._engine.connect()
-            except Exception as exc:
-                for write in batch:
-                    write.done.set_exception(exc)
-                return
-        if not self._commit(self._loop_conn, batch):
-            self._loop_conn.invalidate()  # in doubt after a failure: the next turn gets a new one
-            self._loop_conn.close()
-            self._loop_conn = None
+        self._loop_conn = self._commit_on(self._loop_conn, batch)
 
     def close(self) -> None:
         """Give back the event loop's connection (the thread gives back its own)."""
@@ -214,17 +204,7 @@ class _Writer:
         conn: Connection | None = None
         try:
             while (batch := self._next_batch()) is not None:
-                if conn is None:
-                    try:
-                        conn = self._engine.connect()
-                    except Exception as exc:
-                        for write in batch:
-                            write.done.set_exception(exc)
-                        continue
-                if not self._commit(conn, batch):
-                    conn.invalidate()  # in doubt after a failure: the next batch gets a new one
-                    conn.close()
-                    conn = None
+                conn = self._commit_on(conn, batch)
         finally:
             if conn is not None:
                 conn.close()
@@ -245,6 +225,23 @@ class _Writer:
             while True:
                 batch.append(self._queue.get_nowait())
         return batch
+
+    def _commit_on(self, conn: Connection | None, batch: list[_Write]) -> Connection | None:
+        """Commit the batch on a kept connection (one is made if there is none); the
+        connection to keep, or None after a failure (in doubt: the next batch gets a new
+        one). Every write of the batch is settled either way."""
+        if conn is None:
+            try:
+                conn = self._engine.connect()
+            except Exception as exc:
+                for write in batch:
+                    write.done.set_exception(exc)
+                return None
+        if self._commit(conn, batch):
+            return conn
+        conn.invalidate()
+        conn.close()
+        return None
 
     def _commit(self, conn: Connection, batch: list[_Write]) -> bool:
         """Write the batch, or each of its actions alone if it fails; False on a failure."""
@@ -548,6 +545,7 @@ class GameService:
             await asyncio.wrap_future(done)
             return
         waiter = asyncio.get_running_loop().create_future()
+
         def wake(_: Future[None]) -> None:
             if not waiter.done():  # not cancelled meanwhile
                 waiter.set_result(None)
