@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mummy import __version__
-from mummy.core.errors import MummyError
+from mummy.core.errors import MummyError, quote
 from mummy.core.rng import new_seed, parse_seed
 
 
@@ -23,14 +23,14 @@ def _seed(text: str) -> int:
     try:
         return parse_seed(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a non-negative whole number, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"a seed is a non-negative whole number, not {quote(text)}") from None
 
 
 def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {quote(text)}") from None
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value

@@ -14,7 +14,7 @@ def test_T1_1_square_names_letters_then_numbers_from_top_left() -> None:
     assert column_name(26) == "AA"
 
 
-@pytest.mark.parametrize("text", ["M1", "A13", "A0", "1A", "", "J"])
+@pytest.mark.parametrize("text", ["M1", "A13", "A0", "1A", "", "J", "A１", "Ａ1", "J١"])
 def test_T1_1_off_grid_or_malformed_squares_are_refused(text: str) -> None:
     with pytest.raises(ValueError):
         G.parse_square(text)
@@ -63,3 +63,13 @@ def test_horizontal_and_vertical_edge_masks_are_disjoint_and_complete() -> None:
     assert G.horizontal_edges & G.vertical_edges == 0
     assert G.horizontal_edges.bit_count() == 12 * 13
     assert G.vertical_edges.bit_count() == 13 * 12
+
+
+def test_square_names_are_ascii_and_errors_repeat_little_of_the_input() -> None:
+    """Full-width or other Unicode digits are no square name (the notation is ASCII), and a
+    long bad name is not echoed back whole."""
+    with pytest.raises(ValueError, match="ASCII"):
+        G.parse_square("A\uff11")
+    with pytest.raises(ValueError) as info:
+        G.parse_square("Z" * 100_000)
+    assert len(str(info.value)) < 200

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from mummy.server.db import make_engine
+from mummy.server.db import make_engine, migrate
 from mummy.server.service import GameService, ServiceError, commitment
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
@@ -109,6 +109,26 @@ def play_out(service: GameService, game_id: str, token: str) -> None:
     while not service.view(game_id)["over"]:
         view = service.view(game_id, token)
         service.act(game_id, token, f"c{view['version']}", view["version"], view["legal"][0])
+
+
+def test_T4_6_tomb_games_stored_before_per_seat_bought_dice_keep_the_shared_rule(db_url: str) -> None:
+    """Migration 0003 marks the Tomb games stored before T4.6 gave each seat its own bought
+    dice, so they replay under the rule they were played by (their record is of version 1);
+    new games are unmarked."""
+    engine = make_engine(db_url)
+    migrate(engine)
+    seats = [{"name": "a"}, {"bot": "random"}]
+    old = GameService(engine).create("tomb", seats, {}, seed=31)
+    migrate(engine, "0002")  # as if the game had been stored before the migration
+    assert "buys" not in GameService(engine).view(old["id"])["config"]
+    migrate(engine)
+    reborn = GameService(make_engine(db_url))
+    assert reborn.view(old["id"])["config"]["buys"] == "shared"
+    new = reborn.create("tomb", seats, {}, seed=31)
+    assert "buys" not in reborn.view(new["id"])["config"]
+    for created, version in ((old, 1), (new, 2)):
+        play_out(reborn, created["id"], created["seats"][0]["token"])
+        assert reborn.record(created["id"])["version"] == version
 
 
 def test_commitment_verifies_when_the_game_ends_and_no_future_roll_leaks(service: GameService) -> None:

@@ -144,3 +144,24 @@ def test_cli_play_tomb_with_a_bot(monkeypatch: pytest.MonkeyPatch, capsys: pytes
     assert main(["play", "tomb", "--seed", "1", "--bots", "greedy"]) == 0
     assert "Bots played: greedy bot 1" in capsys.readouterr().out
     assert main(["play", "tomb", "--bots", "genius"]) == 2
+
+
+def test_a_huge_line_of_garbage_is_refused_without_being_echoed_whole() -> None:
+    from mummy.terminal.treasure_play import TreasureSession
+    from mummy.treasure.game import Seat, TreasureGame
+
+    garbage = "x" * 100_000
+    out = session().step(garbage)
+    assert out.startswith("Refused: notation") and len(out) < 400
+    t = TreasureSession(TreasureGame(1, [Seat("Ann", "oasis")]))
+    t.step("roll")
+    out = t.step("take:" + garbage)
+    assert out.startswith("Refused: R1.2: there is no pile 'xxx") and len(out) < 400
+    out = t.step(garbage)
+    assert out.startswith("Refused: notation") and len(out) < 400
+
+
+def test_full_width_digits_are_not_the_notation() -> None:
+    s = session()
+    assert s.step("1:5a.r0@J\uff11").startswith("Refused: notation")
+    assert "ASCII" in s.step("\uff11:5a.r0@J1")

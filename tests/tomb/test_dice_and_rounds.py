@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mummy.core.errors import IllegalActionError
+from mummy.core.rng import draw
 from mummy.tomb.actions import END, Action
 from mummy.tomb.game import TombGame, bought_die, round_dice
 from mummy.tomb.sheet import AFTER, DONE, PLAY, WAITING, Die
@@ -63,7 +64,7 @@ def test_T4_3_buy_a_rolled_die_for_two_coins_and_a_chosen_die_for_three() -> Non
     g.sheets[0].coins = 5
     act(g, "buy")
     s = g.sheets[0]
-    assert s.row[2] == Die(bought_die(g.seed, 0), "buy") and s.coins == 3
+    assert s.row[2] == Die(bought_die(g.seed, 0, 0), "buy") and s.coins == 3
     act(g, "buy6")
     s = g.sheets[0]
     assert s.row[3] == Die(6, "choose") and s.coins == 0
@@ -182,15 +183,41 @@ def test_T4_5_after_round_20_only_items_and_keys_then_end() -> None:
     refused(g, "end", "T4.5")
 
 
-def test_T4_6_same_seed_same_dice_and_bought_dice_for_every_player() -> None:
-    assert [round_dice(11, r) for r in range(1, 21)] == [round_dice(11, r) for r in range(1, 21)]
-    g = TombGame(11, 2)
-    for p in (0, 1):
+def _buy_twice_each(g: TombGame) -> None:
+    for p in range(len(g.sheets)):
         g.sheets[p].coins = 4
         act(g, "buy", p)
         act(g, "buy", p)
-    assert [d.value for d in g.sheets[0].row] == [d.value for d in g.sheets[1].row]
-    assert [d.value for d in g.sheets[0].row[2:]] == [bought_die(11, 0), bought_die(11, 1)]
+
+
+def test_T4_6_same_seed_same_round_dice_and_each_seat_its_own_bought_dice() -> None:
+    """T4.6: one seed, the same round dice for everyone; a bought die comes from the buying
+    seat's own stream (seed, seat, k), so another player's purchase tells nobody their own."""
+    assert [round_dice(11, r) for r in range(1, 21)] == [round_dice(11, r) for r in range(1, 21)]
+    g = TombGame(11, 3)
+    _buy_twice_each(g)
+    bought = [[d.value for d in g.sheets[p].row[2:]] for p in range(3)]
+    assert all(g.sheets[p].row[:2] == g.sheets[0].row[:2] for p in range(3))
+    assert bought == [[bought_die(11, p, 0), bought_die(11, p, 1)] for p in range(3)]
+    # The streams differ: over many seeds, the seats' first bought dice are not one stream.
+    assert any(bought_die(seed, 0, 0) != bought_die(seed, 1, 0) for seed in range(20))
+    assert any(bought_die(seed, 1, 0) != bought_die(seed, 2, 0) for seed in range(20))
+
+
+def test_T4_6_solo_games_on_one_seed_keep_their_bought_dice() -> None:
+    """Seat 0's stream is the one every seat shared before: a solo game (a daily challenge)
+    on one seed buys the same k-th die as it always did."""
+    assert [bought_die(11, 0, k) for k in range(10)] == [draw(11, "buy", k) for k in range(10)]
+    g = TombGame(11, 1)
+    _buy_twice_each(g)
+    assert [d.value for d in g.sheets[0].row[2:]] == [draw(11, "buy", 0), draw(11, "buy", 1)]
+
+
+def test_T4_6_games_under_the_old_rule_still_share_the_bought_dice() -> None:
+    """Records of version 1 were played with one bought-die stream for every seat."""
+    g = TombGame(11, 2, shared_buys=True)
+    _buy_twice_each(g)
+    assert [d.value for d in g.sheets[1].row[2:]] == [bought_die(11, 0, 0), bought_die(11, 0, 1)]
 
 
 def test_undo_goes_back_to_the_last_random_event() -> None:

@@ -141,3 +141,26 @@ def test_T6_3_shovel_square_must_not_have_a_wall_yet() -> None:
     err = refused(g2, "2:dig.e@H2", "T6.3")
     assert "no wall yet" in str(err) and err.where == "H2"
     assert not any(t.endswith("@H2") for t in legal_texts(g2) if ":dig" in t)
+
+
+def test_T6_3_shovel_is_never_the_first_tile() -> None:
+    """A Shovel square extends the dungeon that exists: on a fresh sheet it is never listed,
+    and the checked path refuses it under T6.3, whether by a die or by the item."""
+    g = game()
+    dice(g, 1, 2)
+    assert not any(":dig." in t for t in legal_texts(g))
+    err = refused(g, "1:dig.w@A11", "T6.3", where="A11")
+    assert "first tile" in str(err)
+    s = g.sheets[0]
+    s.items_found = 1 << 1  # white-box: even holding the Shovel changes nothing
+    s.item_uses = (0, 3, 0, 0)
+    assert not any(t.startswith("shovel:") for t in legal_texts(g))
+    refused(g, "shovel:dig.w@A11", "T6.3", where="A11")
+
+
+def test_T6_3_an_open_entrance_is_not_part_of_the_dungeon() -> None:
+    """Once the dungeon exists, a Shovel square whose only connection is an open entrance is
+    refused like any tile (T3.2) and never listed."""
+    g = crossed()
+    assert not any(t.endswith("@A11") for t in legal_texts(g) if ":dig." in t)
+    refused(g, "2:dig.w@A11", "T3.2", where="A11")

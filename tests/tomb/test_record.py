@@ -13,8 +13,9 @@ from mummy.tomb.scoring import score
 from tests.helpers import act, game, sheet_state
 
 
-def random_game(seed: int, players: int = 1, steps: int | None = None) -> TombGame:
-    g = TombGame(seed, [PlayerSetup(f"p{i}", "map1" if i % 2 == 0 else "map2") for i in range(players)])
+def random_game(seed: int, players: int = 1, steps: int | None = None, shared_buys: bool = False) -> TombGame:
+    g = TombGame(seed, [PlayerSetup(f"p{i}", "map1" if i % 2 == 0 else "map2") for i in range(players)],
+                 shared_buys=shared_buys)
     rng = random.Random(seed)
     n = 0
     while not g.is_over and (steps is None or n < steps):
@@ -33,6 +34,28 @@ def test_T4_6_a_record_replays_to_the_same_state() -> None:
     assert result.ok and result.game.is_over
     assert [sheet_state(s) for s in result.game.sheets] == [sheet_state(s) for s in g.sheets]
     assert obj["final"] == [score(s).total for s in g.sheets]
+
+
+def test_T4_6_records_say_which_bought_dice_rule_they_were_played_by() -> None:
+    """Version 2: each seat its own bought dice. A version-1 record (one shared stream) still
+    replays under its own rule, and is written back as version 1."""
+    assert to_record(TombGame(3, 2))["version"] == 2
+    for shared in (True, False):
+        g = random_game(31, players=2, shared_buys=shared)
+        assert any(p == 1 and a.kind == "buy" for p, a in g.history)  # seat 1 bought dice
+        obj = to_record(g)
+        assert obj["version"] == (1 if shared else 2)
+        result = replay_record(json.loads(json.dumps(obj)))
+        assert result.ok and result.game.shared_buys is shared
+        assert [sheet_state(s) for s in result.game.sheets] == [sheet_state(s) for s in g.sheets]
+        assert to_record(result.game) == obj
+        # Under the other rule, the same actions do not give the same game.
+        obj["version"] = 3 - obj["version"]
+        other = replay_record(obj)
+        assert not other.ok or [sheet_state(s) for s in other.game.sheets] != [sheet_state(s) for s in g.sheets]
+    for bad in (0, 3, True, "2"):
+        with pytest.raises(RecordError):
+            replay_record({**to_record(TombGame(3, 1)), "version": bad})
 
 
 def test_replay_reports_the_first_bad_action() -> None:

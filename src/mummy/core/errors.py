@@ -9,6 +9,17 @@ where there is one, the square or edge at fault.
 
 from __future__ import annotations
 
+ECHO_LIMIT = 40
+
+
+def quote(text: object, limit: int = ECHO_LIMIT) -> str:
+    """``repr`` of what a user sent, cut to ``limit`` characters: an error repeats enough of
+    the input to find the fault, never a 100 KB line back at its sender."""
+    r = repr(text)
+    if len(r) <= limit:
+        return r
+    return f"{r[:limit]}… ({len(str(text))} characters)"
+
 
 class MummyError(ValueError):
     """Base of every error the rules engines raise on bad input."""

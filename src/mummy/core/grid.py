@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
+from mummy.core.errors import quote
+
 SIDES: Final = "NESW"
 #: Unit steps (dx, dy) for the sides N, E, S, W, with y growing downwards.
 STEPS: Final = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
@@ -108,21 +110,24 @@ class Grid:
         return _edge_names(self.width, self.height)
 
     def parse_square(self, text: str) -> int:
-        """Parse ``"J1"`` (case-insensitive). Raises ``ValueError`` off the grid."""
+        """Parse ``"J1"`` (case-insensitive, ASCII only: ``A１`` with a full-width digit is
+        no square name). Raises ``ValueError`` off the grid."""
         text = text.strip().upper()
+        if not text.isascii():
+            raise ValueError(f"{quote(text)} is not a square name like 'J1' (ASCII letters and digits)")
         i = 0
         while i < len(text) and text[i].isalpha():
             i += 1
         letters, digits = text[:i], text[i:]
         if not letters or not digits.isdigit():
-            raise ValueError(f"{text!r} is not a square name like 'J1'")
+            raise ValueError(f"{quote(text)} is not a square name like 'J1'")
         x = 0
         for ch in letters:
             x = x * 26 + (ord(ch) - ord("A") + 1)
         x -= 1
         y = int(digits) - 1
         if not self.on_grid(x, y):
-            raise ValueError(f"square {text} is off the {self.width}×{self.height} grid")
+            raise ValueError(f"square {quote(text)} is off the {self.width}×{self.height} grid")
         return self.square(x, y)
 
     # -- edges -----------------------------------------------------------------------------
@@ -136,7 +141,7 @@ class Grid:
             return self.edge_offset + square
         if side == "E":
             return self.edge_offset + square + 1
-        raise ValueError(f"unknown side {side!r}")
+        raise ValueError(f"unknown side {quote(side)}")
 
     def edge_squares(self, edge: int) -> tuple[int | None, int | None]:
         """The on-grid squares on either side of an edge: (north or west, south or east)."""
@@ -172,7 +177,7 @@ class Grid:
         """Parse ``"E4n"`` / ``"E4:N"`` / ``"e4 s"``: a square and a side letter."""
         raw = text.strip().replace(":", "").replace(" ", "")
         if len(raw) < 3 or raw[-1].upper() not in SIDES:
-            raise ValueError(f"{text!r} is not an edge name like 'E4n' (square, then side N/E/S/W)")
+            raise ValueError(f"{quote(text)} is not an edge name like 'E4n' (square, then side N/E/S/W)")
         return self.edge(self.parse_square(raw[:-1]), raw[-1].upper())
 
     def is_border(self, edge: int) -> bool:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from mummy.core.errors import quote
+
 Cell = tuple[int, int]
 Mark = tuple[Cell, str]
 
@@ -72,7 +74,7 @@ class Orientation:
 def transform(cells: frozenset[Cell], marks: frozenset[Mark], name: str) -> Orientation:
     """Apply one named symmetry and normalise."""
     if name not in TRANSFORMS:
-        raise ValueError(f"unknown orientation {name!r}; use one of {' '.join(TRANSFORMS)}")
+        raise ValueError(f"unknown orientation {quote(name)}; use one of {' '.join(TRANSFORMS)}")
     c, m = cells, marks
     if name[0] == "f":
         c, m = _mirror(c, m)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from mummy.core.errors import MummyError, RuleError
+from mummy.core.errors import MummyError, RuleError, quote
 
 G = TypeVar("G")
 
@@ -36,11 +36,13 @@ class ReplayResult(Generic[G]):
         return self.error is None
 
 
-def check_header(obj: Any, format_name: str, version: int, what: str) -> int:
-    """Check the format, version and seed of a record; return the seed."""
+def check_header(obj: Any, format_name: str, version: int | tuple[int, ...], what: str) -> int:
+    """Check the format, version (one, or any of several a reader still replays) and seed
+    of a record; return the seed."""
+    versions = version if isinstance(version, tuple) else (version,)
     if not isinstance(obj, dict) or obj.get("format") != format_name:
         raise RecordError(f"not a {what} game record (format must be {format_name!r})")
-    if obj.get("version") != version:
+    if isinstance(obj.get("version"), bool) or obj.get("version") not in versions:
         raise RecordError(f"unsupported record version {obj.get('version')!r}")
     seed = obj.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
@@ -63,5 +65,5 @@ def replay_actions(entries: Any, seats: int, apply_text: Callable[[int, str], ob
         try:
             apply_text(player, entry["action"])
         except RuleError as exc:
-            return RecordError(f"action {i + 1} ({entry['action']!r}, player {player}{where}): {exc}", i)
+            return RecordError(f"action {i + 1} ({quote(entry['action'])}, player {player}{where}): {exc}", i)
     return None

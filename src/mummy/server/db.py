@@ -7,6 +7,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, create_engine, event
 
 
@@ -28,10 +29,15 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest migration (Alembic, run in-process)."""
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to the newest migration, or up or down to ``revision`` (Alembic,
+    run in-process; tests go back to an older schema to check a data migration)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
         cfg.attributes["connection"] = connection
-        command.upgrade(cfg, "head")
+        current = MigrationContext.configure(connection).get_current_revision()
+        if revision != "head" and current is not None and int(current) > int(revision):
+            command.downgrade(cfg, revision)
+        else:
+            command.upgrade(cfg, revision)

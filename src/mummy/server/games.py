@@ -86,7 +86,10 @@ class TombKind:
         return {"map": map_id, "mode": mode}
 
     def new(self, seed: int, config: dict[str, Any], names: list[str]) -> TombGame:
-        return TombGame(seed, [PlayerSetup(n, config["map"], config["mode"]) for n in names])
+        # A game stored before T4.6 gave each seat its own bought dice is marked "buys":
+        # "shared" (migration 0003), and replays under the rule it was played by.
+        return TombGame(seed, [PlayerSetup(n, config["map"], config["mode"]) for n in names],
+                        shared_buys=config.get("buys") == "shared")
 
     def apply(self, game: TombGame, seat: int, text: str) -> tuple[str, int]:
         if text == "undo":

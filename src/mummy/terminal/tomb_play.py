@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable
 
 from mummy.bots.base import Agent
-from mummy.core.errors import RuleError
+from mummy.core.errors import RuleError, quote
 from mummy.render.tomb_text import LEGEND, legal_summary, render_sheet
 from mummy.terminal.common import SessionBase, loop
 from mummy.tomb.actions import fmt, parse
@@ -112,7 +112,7 @@ class TombSession(SessionBase):
             summary = legal_summary(g, p)
             if arg:
                 summary = "\n".join(x for x in summary.splitlines() if x.startswith(arg.strip()))
-            return summary or f"no legal action of kind {arg!r}"
+            return summary or f"no legal action of kind {quote(arg)}"
         if word in ("sheet", "show", "board"):
             return self.screen()
         if word == "score":

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple
 
-from mummy.core.errors import InvalidActionError
+from mummy.core.errors import InvalidActionError, quote
 from mummy.core.grid import Grid
 from mummy.core.polyomino import TRANSFORMS
 
@@ -69,13 +69,13 @@ class Action(NamedTuple):
 
 
 def _bad(text: str, why: str) -> InvalidActionError:
-    return InvalidActionError("notation", f"cannot read {text!r}: {why} (see docs/tomb-notation.md)")
+    return InvalidActionError("notation", f"cannot read {quote(text)}: {why} (see docs/tomb-notation.md)")
 
 
 def _slots(text: str, source: str) -> tuple[int, ...]:
     parts = source.split("+")
     if not all(p in ("1", "2", "3", "4") for p in parts):
-        raise _bad(text, f"{source!r} is not a die slot 1-4 or slots like 1+2")
+        raise _bad(text, f"{quote(source)} is not a die slot 1-4 or slots like 1+2")
     slots = tuple(int(p) for p in parts)
     if len(set(slots)) != len(slots):
         raise _bad(text, "the same die twice")
@@ -88,6 +88,8 @@ def parse(text: str, grid: Grid) -> Action:
     low = raw.lower()
     if not low:
         raise _bad(text, "empty")
+    if not raw.isascii():
+        raise _bad(text, "the notation is plain ASCII (letters, digits, : + . @)")
     if low == "end":
         return Action(END)
     if low in ("open", "open+skey"):
@@ -110,7 +112,7 @@ def parse(text: str, grid: Grid) -> Action:
         dice = _slots(text, source)
     verb, at, where = rest.partition("@")
     if item and verb.split(".")[0] not in SOURCE_ITEMS[item]:
-        raise _bad(text, f"the {item} can do {', '.join(SOURCE_ITEMS[item])}, not {verb!r}")
+        raise _bad(text, f"the {item} can do {', '.join(SOURCE_ITEMS[item])}, not {quote(verb)}")
     try:
         if verb in (ERASE, ADD):
             if not at:
@@ -138,14 +140,14 @@ def parse(text: str, grid: Grid) -> Action:
             raise
         raise _bad(text, str(exc)) from None
     if item:
-        raise _bad(text, f"the {item} cannot {verb!r}")
+        raise _bad(text, f"the {item} cannot {quote(verb)}")
     if verb in (UP, DOWN, DISCARD):
         if len(dice) != 1:
             raise _bad(text, f"{verb} takes one die")
         return Action(verb, dice=dice)
     name, plus, helper = verb.partition("+")
     if plus and helper not in HELPERS:
-        raise _bad(text, f"unknown helper {helper!r} (hammer, skey)")
+        raise _bad(text, f"unknown helper {quote(helper)} (hammer, skey)")
     monster, dot, colour = name.partition(".")
     if monster in MONSTER_DIE:
         if len(dice) != 1:
@@ -155,7 +157,7 @@ def parse(text: str, grid: Grid) -> Action:
         if colour and monster != "golem":
             raise _bad(text, f"only a golem takes a colour, not a {monster}")
         return Action(DEFEAT, dice=dice, shape=monster, colour=colour, item=helper)
-    raise _bad(text, f"unknown verb {verb!r}")
+    raise _bad(text, f"unknown verb {quote(verb)}")
 
 
 def fmt(action: Action, grid: Grid) -> str:
@@ -216,7 +218,7 @@ def from_json(obj: Any, grid: Grid) -> Action:
     if extra:
         raise InvalidActionError("json", f"unknown field(s) {sorted(extra)}")
     if obj["kind"] not in KINDS:
-        raise InvalidActionError("json", f"unknown kind {obj['kind']!r}")
+        raise InvalidActionError("json", f"unknown kind {quote(obj['kind'])}")
     needs = {PLACE: "square", DIG: "square", ERASE: "edge", ADD: "edge"}.get(obj["kind"])
     if needs and needs not in obj:
         raise InvalidActionError("json", f"a '{obj['kind']}' action needs its '{needs}'")
@@ -243,12 +245,12 @@ def from_json(obj: Any, grid: Grid) -> Action:
             value=value,
         )
     except ValueError as exc:
-        raise InvalidActionError("json", f"bad action {obj!r}: {exc}") from None
+        raise InvalidActionError("json", f"bad action {quote(obj)}: {exc}") from None
     # Round-trip through the notation: one grammar decides what is well formed.
     try:
         text = fmt(action, grid)
     except (ValueError, IndexError):
-        raise InvalidActionError("json", f"bad action {obj!r}") from None
+        raise InvalidActionError("json", f"bad action {quote(obj)}") from None
     if parse(text, grid) != action:
-        raise InvalidActionError("json", f"bad action {obj!r}: fields do not fit its kind")
+        raise InvalidActionError("json", f"bad action {quote(obj)}: fields do not fit its kind")
     return action

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
+from mummy.core.errors import quote
 from mummy.core.grid import SIDES, STEPS, Grid, iter_bits
 from mummy.core.polyomino import TRANSFORMS, Orientation, distinct_orientations, orientations
 from mummy.tomb.content import ITEMS, TABLE_SHAPES, MapSpec, Room, TileShape, map_spec, tile_table
@@ -183,7 +184,7 @@ class TombMap:
         if shape == "dig":
             sides = "".join(s for s in "nesw" if s in name.lower())
             if sides not in DIG_VARIANTS or len(sides) != len(name):
-                raise ValueError(f"a Shovel square has one or two open sides (like 'ne'), not {name!r}")
+                raise ValueError(f"a Shovel square has one or two open sides (like 'ne'), not {quote(name)}")
             return sides
         return self._orientation(shape, name).name
 
@@ -196,7 +197,7 @@ class TombMap:
     def _orientation(self, shape: str, name: str) -> Orientation:
         named = self._orientations[shape]  # KeyError for a shape that is no tile
         if name not in named:
-            raise ValueError(f"unknown orientation {name!r}; use one of {' '.join(TRANSFORMS)}")
+            raise ValueError(f"unknown orientation {quote(name)}; use one of {' '.join(TRANSFORMS)}")
         return named[name]
 
     def edge_name(self, edge: int) -> str:

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from mummy.core.errors import IllegalActionError
+from mummy.core.errors import IllegalActionError, quote
 from mummy.core.grid import iter_bits
 from mummy.core.rng import draw
 from mummy.tomb.actions import (
@@ -69,9 +69,15 @@ def round_dice(seed: int, round_no: int) -> tuple[int, int]:
     return draw(seed, "round", round_no * 2), draw(seed, "round", round_no * 2 + 1)
 
 
-def bought_die(seed: int, k: int) -> int:
-    """The k-th die a player rolls with 2 coins; the same k-th value for every player (T4.6)."""
-    return draw(seed, "buy", k)
+def bought_die(seed: int, seat: int, k: int, shared: bool = False) -> int:
+    """The k-th die the player at ``seat`` rolls with 2 coins (T4.6).
+
+    Each seat has its own stream, so in a game of several players nobody learns their own
+    next bought die from another player's purchase. Seat 0's stream is the one every seat
+    shared before (``shared=True``, records of version 1 replay with it), so a solo game on
+    one seed, such as a daily challenge, still gets the same k-th bought die.
+    """
+    return draw(seed, "buy" if shared or seat == 0 else f"buy/{seat}", k)
 
 
 def _illegal(rule: str, message: str, where: str | None = None) -> IllegalActionError:
@@ -81,12 +87,17 @@ def _illegal(rule: str, message: str, where: str | None = None) -> IllegalAction
 class TombGame:
     """A game of The Mummy's Tomb for one or more players on shared seeded dice."""
 
-    def __init__(self, seed: int, players: Sequence[PlayerSetup] | int = 1) -> None:
+    def __init__(self, seed: int, players: Sequence[PlayerSetup] | int = 1, *,
+                 shared_buys: bool = False) -> None:
+        """``shared_buys`` is the rule before T4.6 gave each seat its own bought-die stream:
+        the k-th bought die was the same for every player. Only old records (version 1)
+        and games stored under that rule replay with it."""
         if isinstance(players, int):
             players = [PlayerSetup(name=f"player {i + 1}") for i in range(players)]
         if not players:
             raise ValueError("a game needs at least one player (T8.1)")
         self.seed = seed
+        self.shared_buys = shared_buys
         self.players: tuple[PlayerSetup, ...] = tuple(players)
         self.maps: tuple[TombMap, ...] = tuple(tomb_map(p.map) for p in self.players)
         self.sheets: list[Sheet] = [Sheet(m, p.mode) for m, p in zip(self.maps, self.players,
@@ -164,7 +175,7 @@ class TombGame:
         if keep_undo:
             self._undo[player].append(sheet.copy())
         before = len(sheet.events)
-        random_event = _apply(self, sheet, action)
+        random_event = _apply(self, player, sheet, action)
         self.history.append((player, action))
         if random_event:
             self._undo[player].clear()
@@ -303,9 +314,10 @@ def _function_actions(sheet: Sheet, dice: tuple[int, ...], item: str,
     if item in ("", "shovel"):
         digs = cache.get("dig")
         if digs is None:
+            # T6.3: the Shovel extends the dungeon that exists; it is never the first tile.
             placements = sheet.map.placements
-            digs = cache["dig"] = [(placements[pid].orient, placements[pid].anchor)
-                                   for pid in _placements(sheet, DIG_INDEX)]
+            pids = _placements(sheet, DIG_INDEX) if sheet.covered else []
+            digs = cache["dig"] = [(placements[pid].orient, placements[pid].anchor) for pid in pids]
         assert isinstance(digs, list)
         out.extend(Action(DIG, dice, orient=o, square=sq, item=item) for o, sq in digs)
     return out
@@ -392,7 +404,7 @@ class _Checker:
         self._well_formed(a)
         if a.kind == PLACE:
             if a.shape not in self.m.tiles:
-                raise _illegal("T2.1", f"unknown shape {a.shape!r}; shapes are 1a..6b and room")
+                raise _illegal("T2.1", f"unknown shape {quote(a.shape)}; shapes are 1a..6b and room")
             a = a._replace(orient=self._canonical(a.shape, a.orient))
         elif a.kind == DIG:
             a = a._replace(orient=self._canonical("dig", a.orient))
@@ -407,7 +419,7 @@ class _Checker:
         except (ValueError, IndexError):
             ok = False
         if not ok:
-            raise _illegal("notation", f"malformed action {a!r}: its fields do not fit "
+            raise _illegal("notation", f"malformed action {quote(a)}: its fields do not fit "
                            f"a '{a.kind}' (see docs/tomb-notation.md)")
 
     def _canonical(self, shape: str, orient: str) -> str:
@@ -475,7 +487,7 @@ class _Checker:
                 left = ", ".join(f"slot {i + 1} ({d.value})" for i, d in enumerate(s.row) if not d.used)
                 raise _illegal("T4.4", f"use every die before ending the round: {left}")
         else:
-            raise _illegal("notation", f"unknown action kind {kind!r}")
+            raise _illegal("notation", f"unknown action kind {quote(kind)}")
 
     # -- pieces ----------------------------------------------------------------------------
     def _dice(self, a: Action) -> tuple[int, ...]:
@@ -523,6 +535,9 @@ class _Checker:
             raise _illegal("T3.1", "the tile would overlap a tile already placed", self.g.square_name(sq))
         anchor = self.g.square_name(p.anchor)
         if not s.covered:
+            if p.shape == "dig":
+                raise _illegal("T6.3", "the Shovel extends the dungeon that exists and is never its first tile "
+                               "(rulebook: an extension of your map; open entrances are not part of it)", anchor)
             if not p.openings & self.m.entrance_edges:
                 raise _illegal("T3.2", "the first tile must have an opening on an entrance", anchor)
         else:
@@ -611,7 +626,7 @@ class _Checker:
             raise _illegal("T5.3", "a defeat takes one die")
         monster = a.shape
         if monster not in MONSTER_DIE:
-            raise _illegal("T5.3", f"unknown monster {monster!r}")
+            raise _illegal("T5.3", f"unknown monster {quote(monster)}")
         need = MONSTER_DIE[monster]
         have = s.row[dice[0] - 1].value
         if have != need:
@@ -657,7 +672,7 @@ class _Checker:
 # ======================================================================================
 
 
-def _apply(game: TombGame, s: Sheet, a: Action) -> bool:
+def _apply(game: TombGame, seat: int, s: Sheet, a: Action) -> bool:
     """Apply a legal action to a sheet. Returns True when it was a random event."""
     kind = a.kind
     if a.dice:
@@ -698,7 +713,7 @@ def _apply(game: TombGame, s: Sheet, a: Action) -> bool:
         s.coins -= 1
     elif kind == BUY:
         s.coins -= 2
-        s.row = (*s.row, Die(bought_die(game.seed, s.buys), "buy"))
+        s.row = (*s.row, Die(bought_die(game.seed, seat, s.buys, game.shared_buys), "buy"))
         s.buys += 1
         return True
     elif kind == CHOOSE:
@@ -855,9 +870,10 @@ def _defeat(game: TombGame, s: Sheet, a: Action) -> None:
         s.hits = (*s.hits, (game.round, (21 - game.round) * HIT_MULTIPLIERS[k]))
 
 
-def replay(seed: int, players: Sequence[PlayerSetup], actions: Iterable[tuple[int, Action]]) -> TombGame:
+def replay(seed: int, players: Sequence[PlayerSetup], actions: Iterable[tuple[int, Action]], *,
+           shared_buys: bool = False) -> TombGame:
     """Rebuild a game from its seed and actions (checked); raises on the first bad one."""
-    game = TombGame(seed, players)
+    game = TombGame(seed, players, shared_buys=shared_buys)
     for player, action in actions:
         game.apply(player, action)
     return game

@@ -21,14 +21,18 @@ from mummy.tomb.sheet import MODES, Sheet
 
 RECORD_FORMAT: Final = "mummy.tomb.record"
 SNAPSHOT_FORMAT: Final = "mummy.tomb.sheet"
-VERSION: Final = 1
+# Version 2: each seat buys dice from its own stream (T4.6). Version 1 records, where the
+# k-th bought die was the same for every seat, still replay under their own rule.
+VERSION: Final = 2
+SHARED_BUYS_VERSION: Final = 1
+SNAPSHOT_VERSION: Final = 1
 
 
 def to_record(game: TombGame) -> dict[str, Any]:
     """The JSON record of a game: seed, players and actions in order."""
     out: dict[str, Any] = {
         "format": RECORD_FORMAT,
-        "version": VERSION,
+        "version": SHARED_BUYS_VERSION if game.shared_buys else VERSION,
         "seed": game.seed,
         "players": [{"name": p.name, "map": p.map, "mode": p.mode} for p in game.players],
         "actions": [
@@ -65,9 +69,9 @@ def _players(obj: dict[str, Any]) -> list[PlayerSetup]:
 def replay_record(obj: Any) -> ReplayResult[TombGame]:
     """Replay a record with every action checked. Malformed records raise
     :class:`RecordError`; an action that does not replay is reported in the result."""
-    seed = check_header(obj, RECORD_FORMAT, VERSION, "Tomb")
+    seed = check_header(obj, RECORD_FORMAT, (SHARED_BUYS_VERSION, VERSION), "Tomb")
     try:
-        game = TombGame(seed, _players(obj))
+        game = TombGame(seed, _players(obj), shared_buys=obj["version"] == SHARED_BUYS_VERSION)
     except ValueError as exc:
         raise RecordError(str(exc)) from None
 
@@ -137,7 +141,7 @@ def snapshot(game: TombGame, player: int) -> dict[str, Any]:
     open_edges = s.open_edges()
     return {
         "format": SNAPSHOT_FORMAT,
-        "version": VERSION,
+        "version": SNAPSHOT_VERSION,
         "player": player,
         "name": game.players[player].name,
         "map": m.id,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final, NamedTuple
 
-from mummy.core.errors import InvalidActionError
+from mummy.core.errors import InvalidActionError, quote
 from mummy.core.grid import Grid
 from mummy.treasure.content import SYMBOLS, sort_symbols
 
@@ -36,7 +36,7 @@ class Action(NamedTuple):
 
 
 def _bad(text: str, why: str) -> InvalidActionError:
-    return InvalidActionError("notation", f"cannot read {text!r}: {why} (see docs/treasure-notation.md)")
+    return InvalidActionError("notation", f"cannot read {quote(text)}: {why} (see docs/treasure-notation.md)")
 
 
 def parse(text: str, grid: Grid) -> Action:
@@ -45,6 +45,8 @@ def parse(text: str, grid: Grid) -> Action:
     low = raw.lower()
     if low in (ROLL, PASS):
         return Action(low)
+    if not raw.isascii():
+        raise _bad(text, "the notation is plain ASCII (letters, digits, : @ .)")
     match = re.match(r"\s*([A-Za-z]+)\s*[:\s]\s*(.*)$", raw)
     if not match:
         raise _bad(text, "expected roll, reroll:DICE, take:PILE@SQUARE.h|v or pass")
@@ -116,5 +118,5 @@ def from_json(obj: Any, grid: Grid) -> Action:
             text += f"@{obj['square']}.{obj.get('orient', '')}"
     action = parse(text, grid)
     if to_json(action, grid) != obj:  # one canonical JSON form per action
-        raise InvalidActionError("json", f"bad action {obj!r}: fields do not fit its kind")
+        raise InvalidActionError("json", f"bad action {quote(obj)}: fields do not fit its kind")
     return action

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Final
 
-from mummy.core.errors import IllegalActionError
+from mummy.core.errors import IllegalActionError, quote
 from mummy.core.grid import Grid
 from mummy.core.rng import draw
 from mummy.treasure.actions import PASS, REROLL, ROLL, TAKE, Action, fmt, parse
@@ -193,7 +193,7 @@ class TreasureGame:
         except (ValueError, IndexError):
             ok = False
         if not ok:
-            raise _illegal("notation", f"malformed action {action!r} (see docs/treasure-notation.md)")
+            raise _illegal("notation", f"malformed action {quote(action)} (see docs/treasure-notation.md)")
         if seat != st.current:
             who = self.seats[st.current].name
             if action.kind == TAKE and self._just_took(seat):
@@ -226,7 +226,7 @@ class TreasureGame:
             return action
         # TAKE
         if "-" in action.pile and action.pile not in self.tiles:
-            raise _illegal("R1.2", f"there is no tile {action.pile!r}")
+            raise _illegal("R1.2", f"there is no tile {quote(action.pile)}")
         if action.pile in self.tiles:  # a tile named by id ("scroll-3") must be on top
             named = self.tiles[action.pile]
             top = self.top(named.pile)
@@ -235,7 +235,7 @@ class TreasureGame:
                                f"(the top is {top.id if top else 'nothing'}); only top tiles can be taken")
             action = action._replace(pile=named.pile)
         if action.pile not in self.pile_names:
-            raise _illegal("R1.2", f"there is no pile {action.pile!r}; piles: {', '.join(self.pile_names)}")
+            raise _illegal("R1.2", f"there is no pile {quote(action.pile)}; piles: {', '.join(self.pile_names)}")
         tile = self.top(action.pile)
         if tile is None:
             raise _illegal("R3.3", f"the {action.pile} pile is empty")
