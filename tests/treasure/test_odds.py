@@ -3,10 +3,11 @@ an independent brute force that enumerates every roll and every choice of dice."
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from fractions import Fraction
 from functools import cache
-from itertools import product
+from itertools import combinations_with_replacement, product
 
 import pytest
 
@@ -59,6 +60,72 @@ def test_R6_best_reroll_keeps_what_serves_the_goal() -> None:
     assert odds("SA", "JJJJP", 0).chance == 0
 
 
+def test_R6_a_five_symbol_goal_may_reroll_every_die() -> None:
+    # Kept, an A fixes one of the five slots: the four S must all come from four dice
+    # in two rolls, (11/36)**4. Rerolled, any die may become the A or an S.
+    o = odds("SSSSA", "AAAAA", 2)
+    assert o.chance == Fraction(283801, 30233088) and o.reroll == "AAAAA"
+    assert _brute_kept((("SSSSA", 1),), ("A",), 1) == Fraction(14641, 1679616) < o.chance
+    assert odds("SSSAE", "SSSJJ", 2).reroll == "JJ"  # where keeping what serves is best
+
+
+def test_R6_three_one_one_from_a_fresh_turn_is_exact() -> None:
+    assert chance("SSSAE") == Fraction(3173586521, 39182082048)
+    assert chance("EPPPP") == chance("SSSSA") == brute("SSSSA", None, 3)
+
+
+def _shapes(n: int, most: int) -> list[tuple[int, ...]]:
+    """The partitions of n with parts at most ``most``, largest part first."""
+    if n == 0:
+        return [()]
+    return [(k, *rest) for k in range(min(n, most), 0, -1) for rest in _shapes(n - k, k)]
+
+
+SHAPES = [shape for n in range(1, 6) for shape in _shapes(n, n)]  # 18 shapes
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda shape: "+".join(map(str, shape)))
+def test_R6_odds_are_exact_for_every_goal_showing_and_rolls_left(shape: tuple[int, ...]) -> None:
+    """Every need shape, every showing (252 multisets), 0-2 rerolls left, and fresh turns.
+
+    The dice are fair and the rules treat the six symbols alike, so renaming the symbols
+    by a permutation maps every roll and every reroll of (goal, dice) onto (renamed goal,
+    renamed dice) with the same chance. Every goal is a renaming of one shape's goal
+    (``SSSAE`` for 3+1+1), so the brute force runs on that goal only, and ``odds`` is
+    asked about a randomly renamed goal and showing (fixed seed) each time, which also
+    exercises how it matches symbols to the shape. The reported reroll must reach the
+    optimum and reroll as few dice as any keep that does.
+    """
+    need = "".join(s * k for s, k in zip(SYMBOLS, shape, strict=False))
+    goals = ((need, 1),)
+    rng = random.Random(need)
+
+    def renaming() -> tuple[dict[int, int], dict[int, int]]:
+        to = "".join(rng.sample(SYMBOLS, len(SYMBOLS)))
+        return str.maketrans(SYMBOLS, to), str.maketrans(to, SYMBOLS)
+
+    for rolls in range(1, 4):
+        there, _ = renaming()
+        assert odds(need.translate(there), None, rolls).chance == brute_value(list(goals), None, rolls)
+    for combo in combinations_with_replacement(SYMBOLS, 5):
+        state = tuple(sorted(combo))
+        for rolls in range(3):
+            there, back = renaming()
+            o = odds(need.translate(there), "".join(state).translate(there), rolls)
+            best = _brute_state(goals, state, rolls)
+            assert o.chance == best, (need, state, rolls)
+            reroll = o.reroll.translate(back)
+            if rolls == 0 or _shows(state, need):
+                assert reroll == ""
+                continue
+            assert reroll and Counter(reroll) <= Counter(state)
+            kept = tuple(sorted((Counter(state) - Counter(reroll)).elements()))
+            assert _brute_kept(goals, kept, rolls - 1) == best, (need, state, rolls, reroll)
+            fewest = min(mask.bit_count() for mask in range(1, 32)
+                         if _brute_kept(goals, _kept(state, mask), rolls - 1) == best)
+            assert len(reroll) == fewest, (need, state, rolls, reroll)
+
+
 def test_R6_odds_refuse_bad_input() -> None:
     for args in (("SX",), ("",), ("SSAAPJ",), ("S", "SSA"), ("S", None, 4), ("S", "SSAAP", 3)):
         with pytest.raises(ValueError):
@@ -77,29 +144,42 @@ def test_R6_all_48_tiles_from_a_fresh_turn() -> None:
 # -- several goals with values ------------------------------------------------------------
 
 
+Goals = tuple[tuple[str, int], ...]
+
+
+@cache
+def _brute_state(goals: Goals, state: tuple[str, ...], rolls: int) -> Fraction:
+    """Five dice ``state`` showing, ``rolls`` rerolls left: stop with the best goal showing,
+    or reroll any non-empty set of die positions (R3.1), whichever is best."""
+    now = max((Fraction(v) for n, v in goals if _shows(state, n)), default=Fraction(0))
+    if rolls == 0:
+        return now
+    return max(now, *(_brute_kept(goals, _kept(state, mask), rolls - 1) for mask in range(1, 32)))
+
+
+def _kept(state: tuple[str, ...], mask: int) -> tuple[str, ...]:
+    return tuple(sorted(d for i, d in enumerate(state) if not mask >> i & 1))
+
+
+@cache
+def _outcomes(kept: tuple[str, ...]) -> Counter[tuple[str, ...]]:
+    """Every roll of the dice not kept, one by one (6**n of them), by the five dice shown."""
+    return Counter(tuple(sorted(kept + r)) for r in product(SYMBOLS, repeat=5 - len(kept)))
+
+
+@cache
+def _brute_kept(goals: Goals, kept: tuple[str, ...], rolls: int) -> Fraction:
+    """Keep ``kept``, roll the other dice over every outcome, then play on."""
+    total = sum(ways * _brute_state(goals, state, rolls) for state, ways in _outcomes(kept).items())
+    return Fraction(total, 6 ** (5 - len(kept)))
+
+
 def brute_value(goals: list[tuple[str, int]], dice: str | None, rolls_left: int) -> Fraction:
     """The best expected value over every roll and every choice of dice to reroll; with
     ``dice`` None, from a fresh turn (the first roll is not a choice)."""
-    @cache
-    def value(state: tuple[str, ...], rolls: int) -> Fraction:
-        now = max((Fraction(v) for n, v in goals if _shows(state, n)), default=Fraction(0))
-        if rolls == 0:
-            return now
-        best = now
-        for mask in range(1, 32):
-            kept = tuple(d for i, d in enumerate(state) if not mask >> i & 1)
-            best = max(best, expect(tuple(sorted(kept)), rolls - 1))
-        return best
-
-    @cache
-    def expect(kept: tuple[str, ...], rolls: int) -> Fraction:
-        n = 5 - len(kept)
-        total = sum(value(tuple(sorted(kept + r)), rolls) for r in product(SYMBOLS, repeat=n))
-        return Fraction(total, 6**n)
-
     if dice is None:
-        return expect((), rolls_left - 1)
-    return value(tuple(sorted(dice)), rolls_left)
+        return _brute_kept(tuple(goals), (), rolls_left - 1)
+    return _brute_state(tuple(goals), tuple(sorted(dice)), rolls_left)
 
 
 @pytest.mark.parametrize(("goals", "dice", "rolls"), [

@@ -206,6 +206,23 @@ def test_R4_1_a_full_site_wins_at_once() -> None:
     refused(g, "roll", "R4", seat=1)
 
 
+def test_R4_the_end_of_a_game_is_final_undo_is_refused() -> None:
+    """The game-ending take cannot be undone (docs/treasure-rules.md, Undo)."""
+    g = game()
+    board = g.boards[0]
+    g.state = replace(g.state, covered=(board.squares & ~(1 << board.grid.parse_square("A1")), 0))
+    put_on_top(g, "amulet-1")
+    act(g, "roll")
+    set_dice(g, "SSAJP")
+    act(g, "take:amulet@A1.h")
+    before = g.state
+    assert g.is_over and not g.can_undo()
+    with pytest.raises(IllegalActionError) as info:
+        g.undo()
+    assert info.value.rule == "R4" and "result stands" in str(info.value)
+    assert g.state == before and g.is_over
+
+
 def test_R4_2_game_ends_when_no_tile_can_ever_be_taken_most_squares_wins() -> None:
     g = game(players=2)
     sq = [b.squares for b in g.boards]

@@ -351,7 +351,10 @@ class TreasureGame:
         return False
 
     def undo(self) -> Action:
-        """Take back the last action, as far back as the last roll of the dice."""
+        """Take back the last action, as far back as the last roll of the dice. The end of
+        a game is final (R4): the take that ends it cannot be taken back."""
+        if self.is_over:
+            raise _illegal("R4", "the game is over and its result stands; the last take cannot be undone")
         if not self._undo:
             raise _illegal("undo", "nothing to undo since the last roll of the dice")
         self.state = self._undo.pop()

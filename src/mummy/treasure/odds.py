@@ -3,13 +3,21 @@
 Two questions, two algorithms:
 
 * **One goal** (:func:`chance`): the probability of showing a given set of symbols
-  within the rolls left, with the best rerolls. For one goal the best play is to keep
-  the dice that serve it (each needed symbol up to the number needed) and reroll every
-  other die: a kept useful die dominates a rerolled one, and a useless die can only
-  gain by being rerolled. So the state is just "how many of each needed symbol are
-  kept", a handful of states, and the dynamic programme runs on exact fractions in
-  microseconds. From a fresh turn only the *shape* of the need matters (a pair and one
-  other, two pairs...), so one call shares work between tiles of the same shape.
+  within the rolls left, with the best rerolls. A die *serves* the goal when it shows a
+  needed symbol, counted up to the number needed (for ``SSA``, two S and one A). A die
+  that does not serve is never worth keeping: rerolled, it may come up useful, and the
+  dice kept beside it are the same. So the state is "how many of each needed symbol
+  are kept", a handful of states. Keeping *every* serving die, though, is not always
+  best: the serving counts are a vector, and a die kept for one symbol can block
+  another. With a five-symbol goal every die must end up serving, and a kept die fixes
+  one of the five slots, while rerolling everything lets any die take any role. On
+  ``AAAAA`` with two rerolls left, ``SSSSA`` has 14641/1679616 keeping one A (each of
+  the four other dice must become an S) but 283801/30233088 rerolling all five; ``SSSAE``
+  has the same trap. So after each roll the programme tries every keep ``k <= m``
+  (componentwise) of the serving counts ``m`` and takes the best, the largest keep on
+  a tie. It runs on exact integers, a fraction of a millisecond for a tile. From a fresh
+  turn only the *shape* of the need matters (a pair and one other, two pairs...), so
+  one call shares work between tiles of the same shape.
 * **Several goals with values** (:func:`best_decision`): the reroll that maximises the
   expected value of the tile finally taken. Here keeping a die for one goal may hurt
   another, so the state is the full multiset of five dice (252 of them). The expected
@@ -18,7 +26,9 @@ Two questions, two algorithms:
   by one more pass, so a whole level costs a few thousand operations instead of
   enumerating every keep against every roll.
 
-Both are checked in the tests against a brute force that enumerates every roll.
+Both are checked in the tests against a brute force that enumerates every roll and
+every non-empty set of dice to reroll (R3.1); for one goal, for every need shape, every
+showing and every number of rolls left.
 """
 
 from __future__ import annotations
@@ -29,9 +39,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement
-from math import factorial
 from typing import Final, TypeVar
 
+from mummy.core.errors import quote
 from mummy.treasure.content import DICE, SYMBOLS, sort_symbols
 
 ROLLS: Final = 3
@@ -46,29 +56,8 @@ Num = TypeVar("Num", Fraction, float)
 def _check_symbols(text: str, what: str) -> str:
     bad = set(text) - set(SYMBOLS)
     if bad:
-        raise ValueError(f"{what} {text!r}: symbols are {' '.join(SYMBOLS)} (R1.1)")
+        raise ValueError(f"{what} {quote(text)}: symbols are {' '.join(SYMBOLS)} (R1.1)")
     return sort_symbols(text)
-
-
-def _compositions(free: int, k: int) -> list[tuple[tuple[int, ...], int]]:
-    """Every way ``free`` dice fall on k given symbols and 'the rest': counts per given
-    symbol with the number of equally likely rolls (out of 6**free) that give them."""
-    out = []
-
-    def rec(prefix: tuple[int, ...], left: int) -> None:
-        if len(prefix) == k:
-            rest = left
-            ways = factorial(free)
-            for x in prefix:
-                ways //= factorial(x)
-            ways //= factorial(rest)
-            out.append((prefix, ways * (6 - k) ** rest))
-            return
-        for x in range(left + 1):
-            rec((*prefix, x), left - x)
-
-    rec((), free)
-    return out
 
 
 def _six(k: int) -> int:
@@ -77,40 +66,80 @@ def _six(k: int) -> int:
 
 
 class _OneGoal:
-    """The dynamic programme for one need shape ``c`` (counts of each needed symbol).
+    """The dynamic programme for one need shape ``c`` (counts of each needed symbol, R6).
 
-    Chances are kept as integer numerators over ``6 ** (5 * rolls)``, so the sums are
-    exact integer arithmetic and only the answer becomes a :class:`Fraction`.
+    A state ``m <= c`` counts the serving dice of each needed symbol. Chances are kept
+    as integer numerators over a power of 6, so the sums are exact integer arithmetic and
+    only the answer becomes a :class:`Fraction`:
+
+    * :meth:`showing` (over ``6 ** (5 * rolls)``): dice showing ``m`` with ``rolls``
+      rerolls left. The goal shows, or no roll is left, or the best keep :meth:`best`;
+    * :meth:`best`: the best keep ``k <= m`` (componentwise) to roll from. Keeping every
+      serving die is not always best (``SSSSA`` on ``AAAAA``: reroll all five), so every
+      ``k <= m`` is tried;
+    * :meth:`roll` (over ``6 ** (5 * rolls)``): keep ``m`` and roll the other dice;
+    * :meth:`_dice`: the same, the free dice rolled one at a time. Each die shows an
+      unmet needed symbol (one case each) or anything else (the other cases together).
     """
 
     def __init__(self, need_counts: tuple[int, ...]) -> None:
         self.c = need_counts
-        self.memo: dict[tuple[tuple[int, ...], int], int] = {}
-        self.splits: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+        self.rolled: dict[tuple[tuple[int, ...], int, int], int] = {}
+        self.kept: dict[tuple[tuple[int, ...], int], tuple[int, int, tuple[int, ...]]] = {}
 
-    def numerator(self, m: tuple[int, ...], rolls: int) -> int:
+    def showing(self, m: tuple[int, ...], rolls: int) -> int:
         if m == self.c:
             return _six(DICE * rolls)
         if rolls == 0:
             return 0
+        return self.best(m, rolls)[0]
+
+    def best(self, m: tuple[int, ...], rolls: int) -> tuple[int, int, tuple[int, ...]]:
+        """(numerator, dice kept, keep) of the best keep ``k <= m``, with ``rolls >= 1``.
+
+        ``best(m)`` is the better of keeping all of ``m`` and ``best(m - one die)``, so
+        each keep is rolled once. Among equal chances the keep with more dice wins (fewer
+        rerolled), then the larger count vector: the answer is deterministic.
+        """
         key = (m, rolls)
-        hit = self.memo.get(key)
+        hit = self.kept.get(key)
         if hit is not None:
             return hit
-        free = DICE - sum(m)
-        splits = self.splits.get(free)
-        if splits is None:
-            splits = self.splits[free] = _compositions(free, len(self.c))
-        total = 0
-        for xs, ways in splits:
-            m2 = tuple(min(ci, mi + xi) for ci, mi, xi in zip(self.c, m, xs, strict=True))
-            total += ways * self.numerator(m2, rolls - 1)
-        total *= _six(DICE - free)
-        self.memo[key] = total
+        top = (self.roll(m, rolls), sum(m), m)
+        for i, mi in enumerate(m):
+            if mi:
+                top = max(top, self.best((*m[:i], mi - 1, *m[i + 1:]), rolls))
+        self.kept[key] = top
+        return top
+
+    def roll(self, m: tuple[int, ...], rolls: int) -> int:
+        """Keep ``m`` and roll the other dice now, ``rolls`` rolls left counting this one."""
+        if rolls == 0:
+            return _six(0) if m == self.c else 0
+        kept = sum(m)
+        return self._dice(m, DICE - kept, rolls) * _six(kept)
+
+    def _dice(self, m: tuple[int, ...], free: int, rolls: int) -> int:
+        """``m`` kept, ``free`` dice still to roll: numerator over 6**(free + 5*(rolls-1))."""
+        if free == 0:
+            return self.showing(m, rolls - 1)
+        if m == self.c:
+            return _six(free + DICE * (rolls - 1))
+        key = (m, free, rolls)
+        hit = self.rolled.get(key)
+        if hit is not None:
+            return hit
+        total, other = 0, len(SYMBOLS)
+        for i, (mi, ci) in enumerate(zip(m, self.c, strict=True)):
+            if mi < ci:
+                total += self._dice((*m[:i], mi + 1, *m[i + 1:]), free - 1, rolls)
+                other -= 1
+        total += other * self._dice(m, free - 1, rolls)
+        self.rolled[key] = total
         return total
 
     def p(self, m: tuple[int, ...], rolls: int) -> Fraction:
-        return Fraction(self.numerator(m, rolls), _six(DICE * rolls))
+        return Fraction(self.showing(m, rolls), _six(DICE * rolls))
 
 
 @dataclass(frozen=True)
@@ -140,11 +169,14 @@ def odds(needs: str, dice: str | None = None, rolls_left: int | None = None,
 
     ``dice=None`` is a fresh turn: all five dice still to roll, ``rolls_left`` defaults
     to 3 (the first roll counts). With ``dice`` showing, ``rolls_left`` is the number of
-    rerolls still allowed (default 2: just after the first roll).
+    rerolls still allowed (default 2: just after the first roll), and ``reroll`` is a
+    best reroll now: the one that rerolls fewest dice among those reaching the chance.
+    It is usually every die that does not serve the goal, but may include serving ones
+    (``SSSSA`` on ``AAAAA`` with two rerolls left: reroll all five).
     """
     needs = _check_symbols(needs.upper(), "needs")
     if not 1 <= len(needs) <= DICE:
-        raise ValueError(f"a goal needs 1 to {DICE} symbols, not {len(needs)}")
+        raise ValueError(f"a goal needs 1 to {DICE} symbols, not {len(needs)} (R6)")
     symbols, c = _need_counts(needs)
     shape = tuple(sorted(c, reverse=True))
     cache_ = _cache if _cache is not None else {}
@@ -153,20 +185,22 @@ def odds(needs: str, dice: str | None = None, rolls_left: int | None = None,
     if dice is None:
         rolls = ROLLS if rolls_left is None else rolls_left
         if not 0 <= rolls <= ROLLS:
-            raise ValueError(f"rolls left are 0 to {ROLLS}")
-        return Odds(needs, None, rolls, goal.p(tuple(0 for _ in c), rolls), "")
+            raise ValueError(f"rolls left are 0 to {ROLLS} (R6)")
+        start = Fraction(goal.roll(tuple(0 for _ in c), rolls), _six(DICE * rolls))
+        return Odds(needs, None, rolls, start, "")
     dice = _check_symbols(dice.upper(), "dice")
     if len(dice) != DICE:
-        raise ValueError(f"{DICE} dice show, not {len(dice)}")
+        raise ValueError(f"{DICE} dice show, not {len(dice)} (R6)")
     rolls = ROLLS - 1 if rolls_left is None else rolls_left
     if not 0 <= rolls <= ROLLS - 1:
-        raise ValueError(f"with dice showing, rerolls left are 0 to {ROLLS - 1}")
+        raise ValueError(f"with dice showing, rerolls left are 0 to {ROLLS - 1} (R6)")
     have = Counter(dice)
     m = tuple(min(c[i], have[symbols[i]]) for i in order)
     chance = goal.p(m, rolls)
     reroll = ""
     if m != goal.c and rolls > 0:
-        keep = Counter({s: min(have[s], n) for s, n in zip(symbols, c, strict=True)})
+        _, _, k = goal.best(m, rolls)
+        keep = Counter({symbols[i]: k[j] for j, i in enumerate(order)})
         reroll = sort_symbols("".join((have - keep).elements()))
     return Odds(needs, dice, rolls, chance, reroll)
 
