@@ -101,6 +101,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", default="sqlite:///mummy.db", help="SQLAlchemy URL (default: ./mummy.db, SQLite)")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                       help="a host name the Host header may carry (repeatable; default: the --host and "
+                            "localhost names; '*' for any)")
+    serve.add_argument("--games-per-address", metavar="RATE",
+                       help="new games one address may create, like 20/minute (docs/server.md, Limits)")
+    serve.add_argument("--actions-per-address", metavar="RATE",
+                       help="HTTP actions one address may send, like 30/second")
 
     verify = sub.add_parser("verify", help="check a finished online game: its seed commitment and every roll")
     verify.add_argument("file")
@@ -365,23 +372,35 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from mummy.server.app import create_app
+        from mummy.server.app import MAX_MESSAGE, create_app
+        from mummy.server.limits import Limits, uvicorn_options
     except ImportError:
         print("mummy serve: the server needs its dependencies: pip install 'mummy[server]'", file=sys.stderr)
         return 2
+    hosts = args.allowed_host or [args.host, "localhost", "127.0.0.1"]
+    if args.host in ("0.0.0.0", "::") and not args.allowed_host:
+        hosts = ["*"]  # every address of the machine: its names are not known here
+    rates = {"games_per_address": args.games_per_address, "actions_per_address": args.actions_per_address}
+    limits = Limits(**{k: v for k, v in rates.items() if v}, allowed_hosts=() if "*" in hosts else tuple(hosts))
     try:
-        app = create_app(args.db)
+        app = create_app(args.db, limits=limits)
+    except ValueError as exc:  # a rate that is not one
+        print(f"mummy serve: {exc}", file=sys.stderr)
+        return 2
     except ImportError as exc:  # e.g. PostgreSQL without its driver
         print(f"mummy serve: {exc.msg}; for PostgreSQL: pip install 'mummy[postgres]'", file=sys.stderr)
         return 2
     except Exception as exc:  # an unreachable or unusable database
         print(f"mummy serve: cannot use the database {args.db}: {exc}", file=sys.stderr)
         return 2
-    print(f"mummy: open http://{args.host}:{args.port}/ in a browser to play (database {args.db}; "
-          "API docs at /docs; Ctrl+C stops)", flush=True)
+    checked = "any Host header (--allowed-host NAME to check it)" if not limits.allowed_hosts else \
+        "Host: " + ", ".join(limits.allowed_hosts)
+    print(f"mummy: open http://{args.host}:{args.port}/ in a browser to play (database {args.db}; {checked}; "
+          "API schema at /openapi.json; Ctrl+C stops)", flush=True)
     # No permessage-deflate: a state is a few KiB, and compressing every update on the
     # event loop cost more time than anything else the server does per move.
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False,
+                **uvicorn_options(limits, MAX_MESSAGE))
     return 0
 
 

@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from mummy.server.app import create_app
 from mummy.server.db import make_engine, migrate
+from mummy.server.limits import Limits
 from mummy.server.service import GameService
 
 POSTGRES = os.environ.get("MUMMY_TEST_POSTGRES")
@@ -45,7 +46,13 @@ def service(db_url: str) -> GameService:
     return GameService(engine)
 
 
+#: The tests play faster than any person: the rate limits are the server's, but wider
+#: (tests/server/test_http_limits.py checks the limits themselves).
+TEST_LIMITS = Limits(games_per_address="100000/minute", games_overall="100000/minute",
+                     actions_per_address="100000/second", actions_overall="100000/second")
+
+
 @pytest.fixture
 def client(service: GameService) -> Iterator[TestClient]:
-    with TestClient(create_app(service=service)) as c:
+    with TestClient(create_app(service=service, limits=TEST_LIMITS)) as c:
         yield c

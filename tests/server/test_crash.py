@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from mummy.server.process import CUT_OFF, call, free_port, kill, start
+from mummy.server.process import CUT_OFF, UNLIMITED, call, free_port, kill, start
 
 CYCLES = 20
 
@@ -21,7 +21,7 @@ def test_kill_9_at_random_points_loses_no_acknowledged_action(tmp_path: Path) ->
     db = f"sqlite:///{tmp_path / 'crash.db'}"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    proc = start(db, port)
+    proc = start(db, port, args=UNLIMITED)
     created = call(f"{base}/api/games", {"game": "tomb", "seats": [{"name": "me"}, {"bot": "greedy"}], "seed": 5})
     game_id, token = created["id"], created["seats"][0]["token"]
     acknowledged: dict[str, dict[str, Any]] = {}
@@ -43,7 +43,7 @@ def test_kill_9_at_random_points_loses_no_acknowledged_action(tmp_path: Path) ->
             finally:
                 killer.cancel()
                 kill(proc)
-            proc = start(db, port)
+            proc = start(db, port, args=UNLIMITED)
             view = call(f"{base}/api/games/{game_id}", token=token)  # the log replays
             assert view["version"] >= max((r["version"] for r in acknowledged.values()), default=0)
             for client_id, result in acknowledged.items():

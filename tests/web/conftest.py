@@ -23,7 +23,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from mummy.server.process import call, free_port, start
+from mummy.server.process import UNLIMITED, call, free_port, start
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM = os.environ.get("MUMMY_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -51,7 +51,7 @@ def server() -> Iterator[str]:
     """``mummy serve`` on a fresh SQLite file; yields its base URL."""
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        proc = start(f"sqlite:///{Path(tmp) / 'web.db'}", port)
+        proc = start(f"sqlite:///{Path(tmp) / 'web.db'}", port, args=UNLIMITED)  # every page from one address
         try:
             yield f"http://127.0.0.1:{port}"
         finally:

@@ -13,27 +13,32 @@ import contextlib
 import functools
 import gc
 import json
+import logging
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
 import orjson
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
-from sqlalchemy.exc import SQLAlchemyError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from sqlalchemy.exc import DatabaseError, SQLAlchemyError
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from mummy import __version__
 from mummy.server.db import make_engine, migrate
 from mummy.server.games import prepare_content
+from mummy.server.limits import SECURITY_HEADERS, Guard, Limits, RateLimited, RateLimiter
 from mummy.server.service import GameService, ServiceError, today
 from mummy.web.content import tomb_content, treasure_content
 
 DEFAULT_DB = "sqlite:///mummy.db"
+log = logging.getLogger("mummy.server")
 MAX_MESSAGE = 4096  # bytes of one websocket message
 MAX_RATE = 20  # messages a connection may send per second (a burst of this many, refilled)
 MAX_CONNECTIONS = 64  # websocket connections per game
@@ -46,23 +51,38 @@ CLOSE_POLICY = 1008  # unknown message type, flooding, bad token
 CLOSE_TOO_BIG = 1009
 CLOSE_TRY_LATER = 1013  # too many connections on this game
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
-#: The pages load nothing from elsewhere: scripts, styles, images and sockets are ours.
-CONTENT_SECURITY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
-                    "frame-ancestors 'none'; form-action 'self'")
+
+
+def _whole_unicode(text: str) -> str:
+    """A lone surrogate (``"\\ud800"`` in JSON) is not text: it could be neither stored
+    nor sent back, so it is refused here with the field's name, as any bad field is."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("text must be valid Unicode (no lone surrogate)") from None
+    return text
+
+
+#: A string field of a request body: whole Unicode text.
+Text = Annotated[str, AfterValidator(_whole_unicode)]
+#: Bodies are read strictly, as the websocket reads its messages: ``"version": true`` or
+#: ``"1"`` is no version.
+STRICT = ConfigDict(strict=True)
 
 
 class SeatIn(BaseModel):
-    name: str | None = Field(default=None, max_length=40)
-    bot: str | None = Field(default=None, max_length=16, description="random, greedy or strong; empty for a person")
+    model_config = STRICT
+    name: Text | None = Field(default=None, max_length=40)
+    bot: Text | None = Field(default=None, max_length=16, description="random, greedy or strong; empty for a person")
 
 
 class CreateGame(BaseModel):
+    model_config = STRICT
     game: Literal["tomb", "treasure"]
     seats: list[SeatIn] = Field(min_length=1, max_length=8)
-    map: str = Field(default="map1", max_length=16, description="Tomb map")
-    mode: str = Field(default="standard", max_length=16, description="Tomb mode (T8.2)")
-    sites: list[Annotated[str, Field(max_length=16)]] | None = Field(default=None, max_length=4,
+    map: Text = Field(default="map1", max_length=16, description="Tomb map")
+    mode: Text = Field(default="standard", max_length=16, description="Tomb mode (T8.2)")
+    sites: list[Annotated[Text, Field(max_length=16)]] | None = Field(default=None, max_length=4,
                                                                      description="Treasure sites, one per seat")
     movable: bool = Field(default=False, description="Treasure movable-tiles variant (R5.1)")
     first: int = Field(default=0, ge=0, le=3, description="Treasure: the seat that starts (R2.3)")
@@ -70,13 +90,15 @@ class CreateGame(BaseModel):
 
 
 class ActIn(BaseModel):
-    client_id: str = Field(min_length=1, max_length=64)
+    model_config = STRICT
+    client_id: Text = Field(min_length=1, max_length=64)
     version: int = Field(ge=0, lt=2**31)
-    action: str = Field(min_length=1, max_length=64, description="notation, or 'undo'")
+    action: Text = Field(min_length=1, max_length=64, description="notation, or 'undo'")
 
 
 class Tokens(BaseModel):
-    tokens: list[Annotated[str, Field(max_length=64)]] = Field(max_length=100)
+    model_config = STRICT
+    tokens: list[Annotated[Text, Field(max_length=64)]] = Field(max_length=100)
 
 
 T = TypeVar("T")
@@ -143,8 +165,35 @@ def _token(authorization: str | None) -> str | None:
     return None
 
 
-def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> FastAPI:
-    """The web application on the database at ``db_url`` (migrated on start)."""
+def _client(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+def _capped(value: Any) -> Any:
+    """A validation error's echo of the input, cut short (never a whole body back)."""
+    if isinstance(value, str) and len(value) > 80:
+        return value[:80] + f"… ({len(value)} characters)"
+    if isinstance(value, (dict, list)):
+        text = json.dumps(value, ensure_ascii=True)
+        return value if len(text) <= 200 else text[:200] + f"… ({len(text)} characters)"
+    return value
+
+
+def _database_fault(exc: SQLAlchemyError) -> tuple[int, str, str]:
+    """Tell a damaged database file from one that is only busy or away: the first needs
+    its operator, the second a retry."""
+    text = str(getattr(exc, "orig", exc)).lower()
+    if isinstance(exc, DatabaseError) and any(
+            s in text for s in ("malformed", "not a database", "corrupt", "checksum", "invalid page")):
+        return 500, "database_damaged", ("the database file is damaged (" + text[:120] + "); "
+                                         "its operator must restore it from a backup")
+    return 503, "unavailable", "the database is not answering; retry"
+
+
+def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
+               limits: Limits | None = None) -> FastAPI:
+    """The web application on the database at ``db_url`` (migrated on start), with the
+    HTTP ``limits`` (docs/server.md, Limits; the defaults unless given)."""
     if service is None:
         engine = make_engine(db_url)
         migrate(engine)
@@ -161,8 +210,12 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
         yield
         svc.close()
 
-    app = FastAPI(title="mummy", version=__version__, lifespan=lifespan,
+    # No /docs or /redoc: their pages load scripts from another host, which the server's
+    # own content security policy forbids. /openapi.json is served.
+    app = FastAPI(title="mummy", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Online play of The Mummy's Tomb and Mummy's Treasure (docs/server.md).")
+    limits = limits or Limits()
+    limiter = RateLimiter(limits)
     app.state.service = svc
     workers = Workers()
     run_in_threadpool = workers.run
@@ -173,18 +226,37 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
     def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse(status_code=exc.status, content={"error": exc.payload()})
 
-    @app.exception_handler(SQLAlchemyError)
-    def _database_error(_request: Request, _exc: SQLAlchemyError) -> JSONResponse:
-        return JSONResponse(status_code=503, content={"error": {
-            "code": "unavailable", "message": "the database is not answering; retry"}})
+    @app.exception_handler(RateLimited)
+    def _rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:
+        return JSONResponse(status_code=429, headers={"Retry-After": str(exc.retry_after)},
+                            content={"error": {"code": "too_many_requests", "message": exc.message}})
 
-    @app.middleware("http")
-    async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        response = await call_next(request)
-        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")  # invitation tokens stay in the page
-        return response
+    @app.exception_handler(SQLAlchemyError)
+    def _database_error(_request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        status, code, message = _database_fault(exc)
+        if status == 500:
+            log.error("database: %s", message)
+        return JSONResponse(status_code=status, content={"error": {"code": code, "message": message}})
+
+    @app.exception_handler(RequestValidationError)
+    def _invalid(_request: Request, exc: RequestValidationError) -> Response:
+        # FastAPI's format, with what it repeats of the input cut short and written in
+        # ASCII, so that an answer can always be encoded (a lone surrogate cannot be).
+        detail = [{**e, "input": _capped(e.get("input"))} for e in exc.errors()]
+        body = json.dumps({"detail": detail}, ensure_ascii=True, default=str)
+        return Response(body, status_code=422, media_type="application/json")
+
+    @app.exception_handler(Exception)
+    def _crash(_request: Request, exc: Exception) -> JSONResponse:
+        # Starlette answers an unhandled error outside every middleware: the security
+        # headers are set here too, as on every other answer.
+        return JSONResponse(status_code=500, headers=dict(SECURITY_HEADERS), content={"error": {
+            "code": "internal", "message": f"the server failed ({type(exc).__name__}); this is a bug"}})
+
+    # Outermost first: the Host check, then the security headers and the size bounds.
+    app.add_middleware(Guard, limits=limits)
+    if limits.allowed_hosts:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(limits.allowed_hosts))
 
     # -- the browser client (docs/web.md): pages, their files, and the games' content ---------
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -218,7 +290,8 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
         return {"ok": True, "version": __version__}
 
     @app.post("/api/games", status_code=201)
-    def create_game(body: CreateGame) -> dict[str, Any]:
+    def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+        limiter.hit("games", _client(request))
         config: dict[str, Any] = {"map": body.map, "mode": body.mode} if body.game == "tomb" else {
             "sites": body.sites, "movable": body.movable, "first": body.first}
         created = svc.create(body.game, [s.model_dump() for s in body.seats], config, body.seed)
@@ -232,8 +305,9 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
         return svc.view(game_id, _token(authorization))
 
     @app.post("/api/games/{game_id}/actions")
-    async def act(game_id: str, body: ActIn,
+    async def act(game_id: str, body: ActIn, request: Request,
                   authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        limiter.hit("actions", _client(request))
         token = _token(authorization)
         try:
             result = await play(game_id, token, body.client_id, body.version, body.action)
@@ -279,7 +353,8 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None) -> 
         return svc.replay(game_id, step)
 
     @app.post("/api/daily/{game}", status_code=201)
-    def daily(game: Literal["tomb", "treasure"], body: SeatIn) -> dict[str, Any]:
+    def daily(game: Literal["tomb", "treasure"], body: SeatIn, request: Request) -> dict[str, Any]:
+        limiter.hit("games", _client(request))
         created = svc.create_daily(game, body.name)
         token = created["seats"][0]["token"]
         created["seats"][0]["invite"] = f"/play/{created['id']}#token={token}"

@@ -14,7 +14,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Final
 
 #: What a call raises when the server died under it: no answer, so nothing acknowledged.
 CUT_OFF: tuple[type[Exception], ...] = (urllib.error.URLError, http.client.HTTPException, ConnectionError, OSError)
@@ -45,9 +46,14 @@ def call(url: str, body: dict[str, Any] | None = None, token: str | None = None,
         return json.loads(resp.read())
 
 
-def start(db: str, port: int, wait: float = 15.0) -> subprocess.Popen[bytes]:
-    """``mummy serve`` on ``port`` with database ``db``, once it answers /api/health."""
-    proc = subprocess.Popen([sys.executable, "-m", "mummy.cli", "serve", "--port", str(port), "--db", db],
+#: For tests and benchmarks that play faster than any person from one address.
+UNLIMITED: Final = ("--games-per-address", "1000000/minute", "--actions-per-address", "1000000/second")
+
+
+def start(db: str, port: int, wait: float = 15.0, args: Sequence[str] = ()) -> subprocess.Popen[bytes]:
+    """``mummy serve`` on ``port`` with database ``db`` (and more ``args``), once it
+    answers /api/health."""
+    proc = subprocess.Popen([sys.executable, "-m", "mummy.cli", "serve", "--port", str(port), "--db", db, *args],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:

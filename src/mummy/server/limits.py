@@ -1,0 +1,263 @@
+"""What one client may cost the server over HTTP, and the guards that hold it to that.
+
+A hostile or broken client must not stall a game or exhaust the server (docs/server.md,
+"Limits"). The websocket's own limits live with the websocket code; here are the HTTP
+ones, each answered in words with the status a client library understands:
+
+* a request's head (its headers) must arrive within a few seconds of the connection, and
+  may hold at most so many headers and bytes: ``431``, or the connection is closed when
+  the head alone would pass the parser's bound;
+* a body is at most ``max_body`` bytes: ``413``, read no further;
+* creating games and acting over HTTP are rate-limited per client address and for the
+  whole server: ``429`` with ``Retry-After``;
+* the ``Host`` header must name this server (when host names are configured): ``400``.
+
+The rate limits use the ``limits`` library (a sliding window counter in memory: constant
+work per request, keys that expire by themselves).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import h11
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import SlidingWindowCounterRateLimiter
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: The most a request's head may take in the HTTP parser before the connection is
+#: dropped: far above any honest request (a browser sends 1-2 KiB), far below what a
+#: flood of headers would cost.
+PARSER_HEAD_BYTES: Final = 64 * 1024
+
+#: The pages load nothing from elsewhere: scripts, styles, images and sockets are ours.
+CONTENT_SECURITY: Final = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'self'")
+#: Sent with every answer, errors included.
+SECURITY_HEADERS: Final = (
+    ("content-security-policy", CONTENT_SECURITY),
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "no-referrer"),  # invitation tokens stay in the page
+)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's HTTP limits; tests and the benchmark set their own.
+
+    Rates are in the ``limits`` notation (``"30/minute"``). The defaults leave room for
+    everything a person does (a few games an hour, an action a second) and for a family
+    behind one address, and none for a script that creates games or undoes in a loop.
+    """
+
+    max_body: int = 64 * 1024
+    max_headers: int = 100
+    max_header_bytes: int = 16 * 1024
+    #: Seconds a connection may take to send a whole request head: sockets that never
+    #: finish one (half-open, or a header a byte at a time) are closed.
+    request_head_timeout: float = 10.0
+    games_per_address: str = "20/minute"
+    games_overall: str = "600/minute"
+    actions_per_address: str = "30/second"
+    actions_overall: str = "3000/second"
+    #: Host names the ``Host`` header may carry; empty: any (a library or a test).
+    allowed_hosts: tuple[str, ...] = field(default=())
+
+
+class RateLimited(Exception):
+    """Over a rate limit: what to tell the client, and when it may try again."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.retry_after = retry_after
+
+
+class RateLimiter:
+    """Per-address and overall limits on creating games and on HTTP actions."""
+
+    def __init__(self, limits: Limits) -> None:
+        self._storage = MemoryStorage()
+        self._window = SlidingWindowCounterRateLimiter(self._storage)
+        self._rules: dict[str, tuple[RateLimitItem, RateLimitItem]] = {
+            "games": (parse(limits.games_per_address), parse(limits.games_overall)),
+            "actions": (parse(limits.actions_per_address), parse(limits.actions_overall)),
+        }
+
+    def hit(self, what: str, address: str | None) -> None:
+        """Count one request of kind ``what`` from ``address``; raise :class:`RateLimited`
+        when either its address's or the server's allowance is spent. A refused request
+        is not counted against the other allowance."""
+        own, overall = self._rules[what]
+        for item, key, whose in ((own, address or "unknown", "from your address"), (overall, "*", "on this server")):
+            if not self._window.hit(item, what, key):
+                reset = self._window.get_window_stats(item, what, key).reset_time
+                wait = max(1, math.ceil(reset - time.time()))
+                raise RateLimited(f"too many {'new games' if what == 'games' else 'actions'} {whose} "
+                                  f"(at most {item}); try again in {wait} s", wait)
+
+
+async def _answer(send: Send, status: int, code: str, message: str,
+                  extra: tuple[tuple[str, str], ...] = ()) -> None:
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+               (b"connection", b"close"), *((k.encode(), v.encode()) for k, v in (*SECURITY_HEADERS, *extra))]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class Guard:
+    """Pure ASGI middleware, outermost of the app's own: the security headers on every
+    answer, then the head and body bounds before any route sees the request.
+
+    The body is read here, up to the bound, and handed on whole: the routes' bodies are
+    small JSON, and a client that sends more than the bound is answered at once without
+    reading the rest (nothing of it is buffered)."""
+
+    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+        self.app = app
+        self.limits = limits
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers: list[tuple[bytes, bytes]] = scope.get("headers", [])
+        size = sum(len(k) + len(v) + 4 for k, v in headers)
+        if len(headers) > self.limits.max_headers or size > self.limits.max_header_bytes:
+            if scope["type"] == "http":
+                await _answer(send, 431, "headers_too_large",
+                              f"a request has at most {self.limits.max_headers} headers "
+                              f"and {self.limits.max_header_bytes} bytes of them")
+            else:
+                await send({"type": "websocket.close", "code": 1008, "reason": "headers too large"})
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        bounded = await self._bounded_body(scope, receive, send)
+        if bounded is None:
+            return
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []),
+                                      *((k.encode(), v.encode()) for k, v in SECURITY_HEADERS
+                                        if k.encode() not in present)]
+            await send(message)
+
+        await self.app(scope, bounded, secured)
+
+    async def _bounded_body(self, scope: Scope, receive: Receive, send: Send) -> Receive | None:
+        """The request's body read whole, as a ``receive`` for the app; ``None`` when it
+        was refused (413, or 408 when it does not come in time) or the client left."""
+        limit = self.limits.max_body
+        declared = dict(scope.get("headers", [])).get(b"content-length")
+        too_big = f"a request body is at most {limit} bytes"
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await _answer(send, 413, "too_large", too_big)
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            async with asyncio.timeout(self.limits.request_head_timeout):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":  # the client went away
+                        return None
+                    size += len(message.get("body", b""))
+                    if size > limit:
+                        await _answer(send, 413, "too_large", too_big)
+                        return None
+                    chunks.append(message.get("body", b""))
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            await _answer(send, 408, "too_slow", f"a request body must arrive within "
+                          f"{self.limits.request_head_timeout:g} s")
+            return None
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()  # the disconnect, when it comes
+
+        return replay
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with a deadline on every request head.
+
+    uvicorn closes an idle kept-alive connection, but a connection that never sends a
+    whole request (half-open, or a header a byte at a time) is held for ever, and a few
+    thousand of them exhaust the server. Here a head must arrive within
+    ``request_head_timeout`` seconds of the connection, or of the end of the previous
+    answer; a websocket, once upgraded, is no longer this protocol's business.
+    """
+
+    head_timeout: float = Limits.request_head_timeout
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self.cycle is None or self.cycle.response_complete:
+            self._arm()  # waiting for a head
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE:
+            self._disarm()  # a whole head came: the request is the app's now
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._disarm()
+        super().handle_websocket_upgrade(event)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        if self._deadline is None:
+            self._deadline = self.loop.call_later(self.head_timeout, self._expired)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _expired(self) -> None:
+        self._deadline = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+
+def uvicorn_options(limits: Limits, max_message: int) -> dict[str, Any]:
+    """The settings ``mummy serve`` gives uvicorn so that the limits hold at the socket:
+    the guarded HTTP protocol (h11, which bounds a request head; the default parser does
+    not), and websocket frames no larger than the largest message the game accepts."""
+    protocol = type("GuardedHead", (GuardedH11Protocol,), {"head_timeout": limits.request_head_timeout})
+    return {"http": protocol, "h11_max_incomplete_event_size": PARSER_HEAD_BYTES, "ws_max_size": max_message}

@@ -1,0 +1,216 @@
+"""What one client may cost over HTTP (issue 12 §2, §6): body and header bounds, rate
+limits per address and overall, a deadline on request heads, strict bodies, the Host
+check, and the security headers on every answer, errors included."""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+from sqlalchemy.exc import DatabaseError, OperationalError
+
+from mummy.server.app import MAX_MESSAGE, create_app
+from mummy.server.limits import Limits, uvicorn_options
+from mummy.server.process import free_port
+from mummy.server.service import GameService
+from tests.server.conftest import TEST_LIMITS
+
+GAME = {"game": "tomb", "seats": [{"name": "me"}]}
+
+
+def secured(r: object) -> bool:
+    headers = r.headers  # type: ignore[attr-defined]
+    return "'self'" in headers.get("content-security-policy", "") and headers.get("x-content-type-options") == "nosniff"
+
+
+def app_client(service: GameService, limits: Limits = TEST_LIMITS, address: str = "10.0.0.1") -> TestClient:
+    return TestClient(create_app(service=service, limits=limits), client=(address, 50000))
+
+
+def test_a_body_over_the_bound_is_refused_with_413_unread(service: GameService) -> None:
+    client = app_client(service, Limits(max_body=1024))
+    big = {"game": "tomb", "seats": [{"name": "me"}], "map": "x" * 2000}
+    r = client.post("/api/games", json=big)
+    assert r.status_code == 413 and r.json()["error"]["code"] == "too_large" and secured(r)
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it comes
+        yield b'{"game": "tomb", "seats": [{"name": "'
+        for _ in range(20):
+            yield b"y" * 100
+        yield b'"}]}'
+
+    r = client.post("/api/games", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    assert client.post("/api/games", json=GAME).status_code == 201  # small bodies pass whole
+
+
+def test_too_many_or_too_large_headers_are_refused_with_431(service: GameService) -> None:
+    client = app_client(service, Limits(max_headers=30, max_header_bytes=4096))
+    many = {f"x-h{i}": "1" for i in range(40)}
+    r = client.get("/api/health", headers=many)
+    assert r.status_code == 431 and r.json()["error"]["code"] == "headers_too_large" and secured(r)
+    r = client.get("/api/health", headers={"x-big": "z" * 5000})
+    assert r.status_code == 431
+    assert client.get("/api/health").status_code == 200
+
+
+def test_creating_games_is_rate_limited_per_address_and_overall(service: GameService) -> None:
+    limits = Limits(games_per_address="3/minute", games_overall="5/minute")
+    app = create_app(service=service, limits=limits)
+    flooder = TestClient(app, client=("10.0.0.1", 1))
+    assert [flooder.post("/api/games", json=GAME).status_code for _ in range(3)] == [201] * 3
+    r = flooder.post("/api/games", json=GAME)
+    assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_requests" and secured(r)
+    assert int(r.headers["retry-after"]) >= 1 and "your address" in r.json()["error"]["message"]
+    assert flooder.post("/api/daily/tomb", json={"name": "me"}).status_code == 429  # the daily game too
+    other = TestClient(app, client=("10.0.0.2", 1))  # someone else is still served...
+    assert [other.post("/api/games", json=GAME).status_code for _ in range(2)] == [201] * 2
+    r = TestClient(app, client=("10.0.0.3", 1)).post("/api/games", json=GAME)  # ...up to the server's bound
+    assert r.status_code == 429 and "on this server" in r.json()["error"]["message"]
+    assert flooder.get("/api/health").status_code == 200  # reading is not limited
+
+
+def test_http_actions_are_rate_limited_per_address(service: GameService) -> None:
+    client = app_client(service, Limits(actions_per_address="5/minute"))
+    created = client.post("/api/games", json=GAME).json()
+    url, token = f"/api/games/{created['id']}/actions", created["seats"][0]["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    codes = [client.post(url, headers=headers, json={"client_id": f"u{i}", "version": i, "action": "undo"}).status_code
+             for i in range(6)]
+    assert codes[:5] != [429] * 5 and codes[5] == 429
+
+
+def test_bodies_are_strict_as_on_the_websocket(client: TestClient) -> None:
+    created = client.post("/api/games", json={**GAME, "seed": 99}).json()  # rolls 5 and 5
+    url, headers = f"/api/games/{created['id']}/actions", {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    for version in (True, "1", 0.0):
+        r = client.post(url, headers=headers, json={"client_id": "a", "version": version, "action": "1:5a.r0@J1"})
+        assert r.status_code == 422 and "detail" in r.json(), version
+    r = client.post(url, headers=headers, json={"client_id": "a", "version": 0, "action": "1:5a.r0@J1"})
+    assert r.status_code == 200
+
+
+def test_a_lone_surrogate_is_a_422_with_the_headers_not_a_500(client: TestClient) -> None:
+    body = b'{"game": "tomb", "seats": [{"name": "\\ud800"}]}'
+    r = client.post("/api/games", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 422 and secured(r)
+    assert "surrogate" in r.text and r.json()["detail"][0]["loc"][-1] == "name"
+    created = client.post("/api/games", json=GAME).json()
+    r = client.post(f"/api/games/{created['id']}/actions", content=b'{"client_id": "\\udc00x", "version": 0, '
+                    b'"action": "end"}', headers={"content-type": "application/json",
+                                                  "Authorization": f"Bearer {created['seats'][0]['token']}"})
+    assert r.status_code == 422 and secured(r)
+
+
+def test_validation_errors_repeat_little_of_the_input(client: TestClient) -> None:
+    r = client.post("/api/games", json={"game": "x" * 5000, "seats": [{"name": "me"}]})
+    assert r.status_code == 422 and len(r.content) < 1500
+
+
+def test_an_unexpected_failure_is_a_500_with_the_headers(service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_args: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(service, "view", broken)
+    client = TestClient(create_app(service=service, limits=TEST_LIMITS), raise_server_exceptions=False)
+    r = client.get("/api/games/abc")
+    assert r.status_code == 500 and r.json()["error"]["code"] == "internal" and secured(r)
+
+
+def test_a_damaged_database_is_reported_as_damaged_not_busy(service: GameService,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    faults = {"damaged": DatabaseError("SELECT", {}, sqlite3.DatabaseError("database disk image is malformed")),
+              "busy": OperationalError("SELECT", {}, sqlite3.OperationalError("database is locked"))}
+    fault = faults["damaged"]
+
+    def failing(*_args: object) -> None:
+        raise fault
+
+    monkeypatch.setattr(service, "view", failing)
+    client = TestClient(create_app(service=service, limits=TEST_LIMITS))
+    r = client.get("/api/games/abc")
+    assert r.status_code == 500 and r.json()["error"]["code"] == "database_damaged"
+    assert "restore" in r.json()["error"]["message"] and secured(r)
+    fault = faults["busy"]
+    r = client.get("/api/games/abc")
+    assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
+
+
+def test_the_host_header_must_name_this_server(service: GameService) -> None:
+    client = TestClient(create_app(service=service, limits=Limits(allowed_hosts=("mummy.example", "localhost"))),
+                        base_url="http://mummy.example")
+    assert client.get("/api/health").status_code == 200
+    assert client.get("/api/health", headers={"host": "localhost:8000"}).status_code == 200
+    r = client.get("/api/health", headers={"host": "evil.example"})
+    assert r.status_code == 400
+
+
+def test_api_pages_that_load_scripts_from_elsewhere_are_off(client: TestClient) -> None:
+    assert client.get("/docs").status_code == 404 and client.get("/redoc").status_code == 404
+    assert client.get("/openapi.json").json()["info"]["title"] == "mummy"
+
+
+# -- at the socket: a real uvicorn with the options `mummy serve` gives it ----------------------
+
+
+@pytest.fixture
+def guarded(service: GameService) -> Iterator[tuple[str, int]]:
+    port = free_port()
+    limits = Limits(request_head_timeout=0.5)
+    config = uvicorn.Config(create_app(service=service, limits=TEST_LIMITS), host="127.0.0.1", port=port,
+                            log_level="critical", **uvicorn_options(limits, MAX_MESSAGE))
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    yield "127.0.0.1", port
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def _closed_within(sock: socket.socket, seconds: float) -> bool:
+    """Whether the server closes the connection (reads EOF) within ``seconds``."""
+    sock.settimeout(seconds)
+    try:
+        while sock.recv(65536):
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionError:
+        pass
+    return True
+
+
+def test_a_socket_that_never_sends_a_request_is_closed(guarded: tuple[str, int]) -> None:
+    silent = socket.create_connection(guarded)
+    slow = socket.create_connection(guarded)
+    slow.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")  # a head that never ends
+    try:
+        assert _closed_within(silent, 5) and _closed_within(slow, 5)
+    finally:
+        silent.close()
+        slow.close()
+    with socket.create_connection(guarded) as ok:  # a whole request is answered as ever
+        ok.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        ok.settimeout(5)
+        assert ok.recv(65536).startswith(b"HTTP/1.1 200")
+
+
+def test_an_eight_mib_header_is_refused_at_the_parser(guarded: tuple[str, int]) -> None:
+    with socket.create_connection(guarded) as sock:
+        sock.settimeout(5)
+        try:
+            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (8 * 1024 * 1024) + b"\r\n\r\n")
+        except ConnectionError:
+            return  # dropped before it was all sent: refused
+        answer = sock.recv(65536)
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 4")
