@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,cluster,server,postgres]'
+	$(PY) -m pip install --quiet -e '.[dev,cluster,server,postgres,research]'
 	touch $(STAMP)
 
 ## The game server with the browser client, on an embedded SQLite file (./mummy.db);

@@ -53,7 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     tomb.add_argument("--players", type=_positive, default=1, help="number of hot-seat players")
     tomb.add_argument("--mode", default="standard", choices=list(MODES), help="T8.2 starting bonus")
     tomb.add_argument("--save", metavar="FILE", help="write the game record here when the game ends")
-    tomb.add_argument("--bots", default="", help="bot players after the people, e.g. strong,greedy")
+    tomb.add_argument("--bots", default="", help="bot players after the people, e.g. strong,greedy "
+                      "(random, greedy, strong; mcts with the research extra)")
 
     treasure = play_sub.add_parser("treasure", help="Mummy's Treasure (family dice game)")
     treasure.add_argument("--players", type=_positive, default=1, help="people at the table (hot seat)")
@@ -64,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     treasure.add_argument("--first", default="1", help="the seat that starts (1-4), or 'random' (R2.3)")
     treasure.add_argument("--movable", action="store_true", help="R5.1: tiles may be rearranged")
     treasure.add_argument("--save", metavar="FILE", help="write the game record here when the game ends")
-    treasure.add_argument("--bots", default="", help="bot seats after the people, e.g. strong")
+    treasure.add_argument("--bots", default="", help="bot seats after the people, e.g. strong "
+                          "(random, greedy, strong; mcts with the research extra)")
 
     odds = sub.add_parser("odds", help="exact Treasure dice odds with the best rerolls (R6)")
     odds.add_argument("needs", help="the symbols needed, like SSAA (S A E P C J)")
@@ -79,7 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("sim", help="simulate many seeded games between bots")
     sim.add_argument("game", choices=["tomb", "treasure"])
-    sim.add_argument("--bots", default="strong", help="comma-separated, one per seat: strong,greedy")
+    sim.add_argument("--bots", default="strong", help="comma-separated, one per seat: strong,greedy "
+                     "(random, greedy, strong; mcts with the research extra)")
     sim.add_argument("--games", type=_positive, default=100)
     sim.add_argument("--seed", type=_seed, default=0, help="game i uses seed SEED+i")
     sim.add_argument("--jobs", type=_positive, default=1, help="processes on this machine")

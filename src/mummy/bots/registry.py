@@ -1,4 +1,8 @@
-"""Bots by name, per game: ``make_agent("tomb", "strong", seed=3)``."""
+"""Bots by name, per game: ``make_agent("tomb", "strong", seed=3)``.
+
+``mcts`` is OpenSpiel's MCTS (:mod:`mummy.envs.mcts`); it is imported only when asked
+for, since it needs the ``research`` extra (``pip install 'mummy[research]'``).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,20 @@ from typing import Any, Final
 from mummy.bots.tomb import GreedyTombAgent, RandomTombAgent, StrongTombAgent
 from mummy.bots.treasure import GreedyTreasureAgent, RandomTreasureAgent, StrongTreasureAgent
 
+
+def _mcts(seed: int) -> Any:
+    """OpenSpiel's MCTS, imported on first use (the ``research`` extra)."""
+    try:
+        from mummy.envs.mcts import MctsAgent
+    except ModuleNotFoundError as exc:  # pyspiel, numpy...: the extra is missing (a bug would be another error)
+        raise ValueError(f"the mcts bot needs the research extra: pip install 'mummy[research]' ({exc})") from None
+    return MctsAgent(seed)
+
+
 AGENTS: Final[dict[str, dict[str, Any]]] = {
-    "tomb": {"random": RandomTombAgent, "greedy": GreedyTombAgent, "strong": StrongTombAgent},
-    "treasure": {"random": RandomTreasureAgent, "greedy": GreedyTreasureAgent, "strong": StrongTreasureAgent},
+    "tomb": {"random": RandomTombAgent, "greedy": GreedyTombAgent, "strong": StrongTombAgent, "mcts": _mcts},
+    "treasure": {"random": RandomTreasureAgent, "greedy": GreedyTreasureAgent, "strong": StrongTreasureAgent,
+                 "mcts": _mcts},
 }
 
 
@@ -18,7 +33,7 @@ def bot_names(game: str) -> list[str]:
 
 
 def make_agent(game: str, name: str, seed: int = 0) -> Any:
-    """A seeded bot for ``game`` ("tomb" or "treasure") by name (random, greedy, strong)."""
+    """A seeded bot for ``game`` ("tomb" or "treasure") by name (random, greedy, strong, mcts)."""
     if game not in AGENTS:
         raise ValueError(f"unknown game {game!r}; games: {', '.join(AGENTS)}")
     if name not in AGENTS[game]:
