@@ -156,6 +156,15 @@ def bench_server(quick: bool) -> Figures:
     return run_server_bench(quick)
 
 
+def bench_attack(quick: bool) -> Figures:
+    """The same players while silent readers, a game-creation flood and an undo spammer
+    attack the server; then its memory after 10,000 games. See attack_bench.py."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from attack_bench import bench_attack as run_attack_bench
+
+    return run_attack_bench(quick)
+
+
 def bench_web(quick: bool) -> Figures:
     """Start page to a drawn Tomb sheet, and click to tile drawn, in Chromium. See web_bench.py."""
     sys.path.insert(0, str(Path(__file__).parent))
@@ -164,7 +173,68 @@ def bench_web(quick: bool) -> Figures:
     return run_web_bench(quick)
 
 
-BENCHES: list[Callable[[bool], Figures]] = [bench_tomb, bench_treasure, bench_bots, bench_server, bench_web]
+def bench_env(quick: bool) -> Figures:
+    """Research interfaces (mummy.envs, the research extra): Gymnasium steps per second with
+    observation and mask (uniformly random masked actions, one process, the best of three
+    runs; goals 5,000 Tomb, 10,000 Treasure), random OpenSpiel Tomb games per second (chance sampled), and, without
+    --quick, OpenSpiel's MCTS bot against the strong bot on the same seeds (two processes)."""
+    try:
+        import gymnasium as gym
+        import pyspiel
+
+        import mummy.envs  # noqa: F401 - registers the ids and games
+    except ImportError:
+        print("(bench_env: the research extra is not installed; skipped)", file=sys.stderr)
+        return {}
+    out: Figures = {}
+    for key, env_id in (("tomb", "mummy/TombSolo-v0"), ("treasure", "mummy/TreasureSolo-v0")):
+        env = gym.make(env_id).unwrapped
+        rng = random.Random(0)
+        steps = 2_000 if quick else 10_000
+        env.reset(seed=0)
+        rates = []
+        for _ in range(3):  # the best of three runs, as timeit does: other jobs only slow a run down
+            t0 = time.perf_counter()
+            for _ in range(steps):
+                _obs, _r, terminated, truncated, _info = env.step(rng.choice(env.legal_actions()))
+                if terminated or truncated:
+                    env.reset()
+            rates.append(steps / (time.perf_counter() - t0))
+        out[f"env.{key}_steps_per_s"] = round(max(rates))
+
+    game = pyspiel.load_game("mummy_tomb")
+    sims = 10 if quick else 40
+    rng = random.Random(1)
+    t0 = time.perf_counter()
+    for _ in range(sims):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    out["spiel.tomb_random_sims_per_s"] = round(sims / (time.perf_counter() - t0), 1)
+    if quick:
+        return out
+
+    from mummy.sim.runner import run, specs
+    from mummy.sim.summary import summarise
+
+    games = 10
+    for bot in ("mcts", "strong"):
+        rows = list(run(specs("tomb", [bot], games, seed=0), jobs=2))
+        out[f"mcts.tomb_{bot}_mean_score"] = summarise(rows)["bots"][bot]["mean"]
+        if bot == "mcts":
+            out["mcts.tomb_s_per_game"] = round(statistics.mean(r["seconds"] for r in rows), 1)
+    rows = list(run(specs("treasure", ["mcts", "strong"], 20, seed=0), jobs=2))
+    out["mcts.treasure_vs_strong_winrate"] = summarise(rows)["bots"]["mcts"]["win_rate"]
+    out["mcts.treasure_s_per_game"] = round(statistics.mean(r["seconds"] for r in rows), 1)
+    return out
+
+
+BENCHES: list[Callable[[bool], Figures]] = [bench_tomb, bench_treasure, bench_bots, bench_server, bench_attack,
+                                            bench_web, bench_env]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -111,6 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="new games one address may create, like 20/minute (docs/server.md, Limits)")
     serve.add_argument("--actions-per-address", metavar="RATE",
                        help="HTTP actions one address may send, like 30/second")
+    serve.add_argument("--games-overall", metavar="RATE", help="new games the whole server takes, like 600/minute")
+    serve.add_argument("--actions-overall", metavar="RATE", help="HTTP actions the whole server takes")
 
     verify = sub.add_parser("verify", help="check a finished online game: its seed commitment and every roll")
     verify.add_argument("file")
@@ -383,7 +385,8 @@ def _serve(args: argparse.Namespace) -> int:
     hosts = args.allowed_host or [args.host, "localhost", "127.0.0.1"]
     if args.host in ("0.0.0.0", "::") and not args.allowed_host:
         hosts = ["*"]  # every address of the machine: its names are not known here
-    rates = {"games_per_address": args.games_per_address, "actions_per_address": args.actions_per_address}
+    rates = {"games_per_address": args.games_per_address, "actions_per_address": args.actions_per_address,
+             "games_overall": args.games_overall, "actions_overall": args.actions_overall}
     limits = Limits(**{k: v for k, v in rates.items() if v}, allowed_hosts=() if "*" in hosts else tuple(hosts))
     try:
         app = create_app(args.db, limits=limits)

@@ -10,7 +10,7 @@ from mummy.server.service import GameService, ServiceError
 
 
 def finish(service: GameService, game_id: str, token: str, pick: int = 0) -> None:
-    while not service.view(game_id)["over"]:
+    while not service.view(game_id, token)["over"]:
         view = service.view(game_id, token)
         legal = view["legal"]
         service.act(game_id, token, f"c{view['version']}", view["version"], legal[pick % len(legal)])
@@ -60,11 +60,13 @@ def test_daily_challenge_same_dice_for_all_and_secret_until_the_day_ends(
     monkeypatch.setattr(service_module, "today", lambda: "2026-11-29")
     a = service.create_daily("tomb", "ann")
     b = service.create_daily("tomb", "bob")
-    va, vb = service.view(a["id"]), service.view(b["id"])
+    va, vb = service.view(a["id"], a["seats"][0]["token"]), service.view(b["id"], b["seats"][0]["token"])
     assert va["state"]["dice"] == vb["state"]["dice"] and va["daily"] == "2026-11-29"
     assert a["commitment"] != b["commitment"]  # each game its own nonce
     finish(service, a["id"], a["seats"][0]["token"], pick=-1)
-    assert "reveal" not in service.view(a["id"])
+    assert "reveal" not in service.view(a["id"], a["seats"][0]["token"])
+    with pytest.raises(ServiceError, match="seen only by its player"):  # nor watched by others
+        service.view(a["id"])
     with pytest.raises(ServiceError, match="until the day is over"):
         service.record(a["id"])
     assert [r["name"] for r in service.leaderboard("tomb", daily="2026-11-29")] == ["ann"]

@@ -215,7 +215,7 @@ def _click_action(page: Any, text: str) -> None:
 def test_a_whole_game_entered_by_clicking_on_map2(web: Watched) -> None:
     """Every action a strong bot chooses, entered through the page's buttons and the sheet
     (Map 2), the page's sheet equal to the engine's after each one."""
-    seed = 4242
+    seed = 4243  # its bot uses every kind of action below (4242 did until T6.3 took the first-tile dig)
     created = create(web.base, {"game": "tomb", "seats": [{"name": "Kim"}], "map": "map2", "seed": seed})
     page = web.page()
     _open(page, web.base, created["seats"][0]["invite"])

@@ -14,15 +14,12 @@ import functools
 import gc
 import json
 import logging
-import time
-from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
-import orjson
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -33,23 +30,15 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from mummy import __version__
 from mummy.server.db import make_engine, migrate
 from mummy.server.games import prepare_content
-from mummy.server.limits import SECURITY_HEADERS, Guard, Limits, RateLimited, RateLimiter
+from mummy.server.hub import CLOSE_INTERNAL, CLOSE_POLICY, CLOSE_TRY_LATER, Connection, Hub
+from mummy.server.hub import MAX_MESSAGE as MAX_MESSAGE  # the websocket limits: docs/server.md §4
+from mummy.server.hub import MAX_RATE as MAX_RATE
+from mummy.server.limits import SECURITY_HEADERS, Guard, Limits
 from mummy.server.service import GameService, ServiceError, today
 from mummy.web.content import tomb_content, treasure_content
 
 DEFAULT_DB = "sqlite:///mummy.db"
 log = logging.getLogger("mummy.server")
-MAX_MESSAGE = 4096  # bytes of one websocket message
-MAX_RATE = 20  # messages a connection may send per second (a burst of this many, refilled)
-MAX_CONNECTIONS = 64  # websocket connections per game
-MAX_SPECTATORS = 48  # of those, the most that may watch: seats always find room
-SEND_TIMEOUT = 2.0  # seconds a connection may take to accept an update
-# Close codes (RFC 6455 and the IANA registry).
-CLOSE_UNSUPPORTED = 1003  # binary frames
-CLOSE_INVALID = 1007  # not JSON
-CLOSE_POLICY = 1008  # unknown message type, flooding, bad token
-CLOSE_TOO_BIG = 1009
-CLOSE_TRY_LATER = 1013  # too many connections on this game
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
 
@@ -104,23 +93,24 @@ class Tokens(BaseModel):
 T = TypeVar("T")
 
 
-async def send(ws: WebSocket, message: dict[str, Any]) -> None:
-    """Send a message as JSON text. orjson, not the standard library: a Tomb update is a
-    few KiB of small objects, and encoding it was a large share of a move's work on the
-    event loop."""
-    await ws.send_text(orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
-
-#: Service calls run in worker threads, so a thinking bot never blocks the event loop;
+#: People's service calls that cannot be made on the event loop run in worker threads;
 #: only a few at once, since the work is Python under one lock (the GIL): more threads
-#: would only make each one wait longer for its turn.
+#: would only make each one wait longer for its turn. Bots have threads of their own
+#: (``GameService.play_bots``): a person's call never waits behind a bot's thinking.
 WORKERS = 4
 
 
 class Workers:
-    """The app's worker threads for service calls (a limiter made in the app's loop)."""
+    """The app's worker threads for people's service calls (a limiter made in the app's
+    loop). Nothing else runs here: bots have their own threads (``mummy.server.bots``)."""
 
     def __init__(self) -> None:
         self._limiter: anyio.CapacityLimiter | None = None
+
+    @property
+    def busy(self) -> int:
+        """Calls running in the worker threads now."""
+        return 0 if self._limiter is None else int(self._limiter.borrowed_tokens)
 
     async def run(self, fn: Callable[..., T], *args: object) -> T:
         if self._limiter is None:
@@ -128,45 +118,11 @@ class Workers:
         return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=self._limiter)
 
 
-class Hub:
-    """The live websocket connections of each game (one process), for broadcasting."""
-
-    def __init__(self, workers: Workers) -> None:
-        self.rooms: dict[str, dict[WebSocket, str | None]] = defaultdict(dict)
-        self.workers = workers
-
-    async def broadcast(self, svc: GameService, game_id: str) -> None:
-        """Send every connection of the game its own view of the new state."""
-        room = list(self.rooms.get(game_id, {}).items())
-        if not room:
-            return
-        tokens = [token for _, token in room]
-        views = svc.views_now(game_id, tokens)  # on the loop when the game is free
-        if views is None:
-            views = await self.workers.run(svc.views, game_id, tokens)
-        for (ws, _token), view in zip(room, views, strict=True):
-            try:
-                # A client that does not read must not hold up its game: it gets a moment,
-                # then it is dropped (it can reconnect and resynchronise).
-                async with asyncio.timeout(SEND_TIMEOUT):  # no task per send, unlike wait_for
-                    await send(ws, {"type": "update", "version": view["version"], "state": view})
-            except TimeoutError:
-                self.rooms.get(game_id, {}).pop(ws, None)
-                with contextlib.suppress(Exception):
-                    await ws.close(code=CLOSE_TRY_LATER, reason="too slow to read")
-            except Exception:  # a connection that went away; its handler cleans up
-                continue
-
-
 def _token(authorization: str | None) -> str | None:
     scheme, _, value = (authorization or "").partition(" ")
     if scheme.lower() == "bearer":
         return value.strip() or None
     return None
-
-
-def _client(request: Request) -> str | None:
-    return request.client.host if request.client else None
 
 
 def _capped(value: Any) -> Any:
@@ -207,7 +163,11 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
         prepare_content()
         gc.collect()
         gc.freeze()
+        # Games with a websocket open stay in memory; bots reply in their own threads (told).
+        svc.attach(watched=lambda game_id: game_id in hub.rooms)
+        sweeping = asyncio.create_task(svc.sweeping())  # idle and finished games let go
         yield
+        sweeping.cancel()
         svc.close()
 
     # No /docs or /redoc: their pages load scripts from another host, which the server's
@@ -215,7 +175,6 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
     app = FastAPI(title="mummy", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Online play of The Mummy's Tomb and Mummy's Treasure (docs/server.md).")
     limits = limits or Limits()
-    limiter = RateLimiter(limits)
     app.state.service = svc
     workers = Workers()
     run_in_threadpool = workers.run
@@ -225,11 +184,6 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
     @app.exception_handler(ServiceError)
     def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse(status_code=exc.status, content={"error": exc.payload()})
-
-    @app.exception_handler(RateLimited)
-    def _rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:
-        return JSONResponse(status_code=429, headers={"Retry-After": str(exc.retry_after)},
-                            content={"error": {"code": "too_many_requests", "message": exc.message}})
 
     @app.exception_handler(SQLAlchemyError)
     def _database_error(_request: Request, exc: SQLAlchemyError) -> JSONResponse:
@@ -253,7 +207,8 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
         return JSONResponse(status_code=500, headers=dict(SECURITY_HEADERS), content={"error": {
             "code": "internal", "message": f"the server failed ({type(exc).__name__}); this is a bug"}})
 
-    # Outermost first: the Host check, then the security headers and the size bounds.
+    # Outermost first: the Host check, then the security headers, the size bounds and the
+    # rate limits (before a body is parsed: a refused request costs little).
     app.add_middleware(Guard, limits=limits)
     if limits.allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(limits.allowed_hosts))
@@ -290,8 +245,7 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
         return {"ok": True, "version": __version__}
 
     @app.post("/api/games", status_code=201)
-    def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
-        limiter.hit("games", _client(request))
+    def create_game(body: CreateGame) -> dict[str, Any]:
         config: dict[str, Any] = {"map": body.map, "mode": body.mode} if body.game == "tomb" else {
             "sites": body.sites, "movable": body.movable, "first": body.first}
         created = svc.create(body.game, [s.model_dump() for s in body.seats], config, body.seed)
@@ -305,9 +259,8 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
         return svc.view(game_id, _token(authorization))
 
     @app.post("/api/games/{game_id}/actions")
-    async def act(game_id: str, body: ActIn, request: Request,
+    async def act(game_id: str, body: ActIn,
                   authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-        limiter.hit("actions", _client(request))
         token = _token(authorization)
         try:
             result = await play(game_id, token, body.client_id, body.version, body.action)
@@ -330,13 +283,14 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
         return result
 
     async def told(game_id: str, result: dict[str, Any]) -> None:
-        """Everyone is told of a committed action; then the bots think (in a worker thread,
-        so the server stays responsive) and everyone is told of their moves."""
+        """Everyone is told of a committed action; then the bots think and everyone is told
+        of their moves. Bots think in their own threads, one move at a time in turn with
+        other games' bots (``svc.play_bots``), never in the people's worker threads."""
         if result.get("repeated"):
             return
         await hub.broadcast(svc, game_id)
         if svc.bots_due(game_id):
-            moved = await run_in_threadpool(svc.run_bots, game_id)
+            moved = await asyncio.wrap_future(svc.play_bots(game_id))
             if moved:
                 await hub.broadcast(svc, game_id)
 
@@ -353,8 +307,7 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
         return svc.replay(game_id, step)
 
     @app.post("/api/daily/{game}", status_code=201)
-    def daily(game: Literal["tomb", "treasure"], body: SeatIn, request: Request) -> dict[str, Any]:
-        limiter.hit("games", _client(request))
+    def daily(game: Literal["tomb", "treasure"], body: SeatIn) -> dict[str, Any]:
         created = svc.create_daily(game, body.name)
         token = created["seats"][0]["token"]
         created["seats"][0]["invite"] = f"/play/{created['id']}#token={token}"
@@ -377,81 +330,64 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
 
     @app.websocket("/ws/echo")
     async def echo(ws: WebSocket) -> None:
-        """A bare echo, for measuring the websocket round trip itself (``make bench``)."""
-        await ws.accept()
-        try:
-            while True:
-                text = await ws.receive_text()
-                if len(text) > MAX_MESSAGE:
-                    await ws.close(code=CLOSE_TOO_BIG)
-                    return
-                await ws.send_text(text)
-        except (WebSocketDisconnect, KeyError):
+        """A bare echo, for measuring the websocket round trip itself (``make bench``).
+        Admitted, read and answered by the same code as a game's socket, so it has the
+        same caps, rate and size limits, and its answers the same bounded outbox."""
+        conn = await hub.admit(ws)
+        if conn is None:
             return
+        try:
+            while (text := await conn.receive()) is not None:
+                conn.send_text(text)
+        finally:
+            await hub.leave(conn)
 
     @app.websocket("/ws/games/{game_id}")
     async def live(ws: WebSocket, game_id: str, token: str | None = None) -> None:
-        """One connection per seat (with its token) or spectator (without). See docs/server.md."""
-        await ws.accept()
-        try:
-            view = await view_of(game_id, token)
-        except ServiceError as exc:
-            await send(ws, {"type": "error", "error": exc.payload()})
-            await ws.close(code=CLOSE_POLICY)
+        """One connection per seat (with its token) or spectator (without). See docs/server.md.
+        Everything it is sent goes through its outbox (:class:`~mummy.server.hub.Connection`):
+        a client that does not read holds up nobody."""
+        conn = await hub.admit(ws, token)  # the process's and the address's caps first
+        if conn is None:
             return
-        room = hub.rooms[game_id]
-        watching = sum(1 for t in room.values() if t is None)
-        if len(room) >= MAX_CONNECTIONS or (token is None and watching >= MAX_SPECTATORS):
-            await ws.close(code=CLOSE_TRY_LATER, reason="too many connections on this game")
-            return
-        room[ws] = token
-        await send(ws, {"type": "state", "version": view["version"], "state": view})
-        allowance, last = float(MAX_RATE), time.monotonic()
         try:
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                now = time.monotonic()
-                allowance = min(float(MAX_RATE), allowance + (now - last) * MAX_RATE)
-                last = now
-                if allowance < 1:
-                    await ws.close(code=CLOSE_POLICY, reason="too many messages")
-                    break
-                allowance -= 1
-                if message.get("bytes") is not None:
-                    await ws.close(code=CLOSE_UNSUPPORTED, reason="text frames only")
-                    break
-                text = message.get("text") or ""
-                if len(text.encode()) > MAX_MESSAGE:
-                    await ws.close(code=CLOSE_TOO_BIG, reason=f"messages are at most {MAX_MESSAGE} bytes")
-                    break
-                try:
-                    data = json.loads(text)
-                except ValueError:
-                    await ws.close(code=CLOSE_INVALID, reason="messages are JSON")
-                    break
-                kind = data.get("type") if isinstance(data, dict) else None
+            try:
+                view = await view_of(game_id, token)
+            except ServiceError as exc:
+                conn.send({"type": "error", "error": exc.payload()})
+                conn.close(CLOSE_POLICY)
+                return
+            refusal = hub.join(conn, game_id)
+            if refusal is not None:
+                conn.close(CLOSE_TRY_LATER, refusal)
+                return
+            conn.send({"type": "state", "version": view["version"], "state": view})
+            while (data := await conn.receive_object()) is not None:
+                kind = data.get("type")
                 if kind == "action":
-                    await _ws_action(ws, game_id, token, data)
+                    await _ws_action(conn, game_id, token, data)
                 elif kind == "sync":
                     since = data.get("version")
                     view = await view_of(game_id, token)
                     reply: dict[str, Any] = {"type": "state", "version": view["version"], "state": view}
                     if isinstance(since, int) and not isinstance(since, bool) and 0 <= since <= view["version"]:
-                        reply["missed"] = await run_in_threadpool(svc.log_since, game_id, since)
-                    await send(ws, reply)
+                        # A page of the log ("more": ask again from its last version); none
+                        # for a spectator of a daily challenge before its day is over.
+                        with contextlib.suppress(ServiceError):
+                            reply.update(await run_in_threadpool(svc.log_since, game_id, since, token))
+                    conn.send(reply)
                 else:
-                    await ws.close(code=CLOSE_POLICY, reason="unknown message type")
-                    break
-        except WebSocketDisconnect:
-            pass
+                    conn.close(CLOSE_POLICY, "unknown message type")
+        except ServiceError as exc:  # the game went away under the connection
+            conn.send({"type": "error", "error": exc.payload()})
+            conn.close(CLOSE_POLICY)
+        except Exception:  # a bug, or the database: one traceback, and a close that says so
+            log.exception("websocket of game %s failed", game_id)
+            conn.close(CLOSE_INTERNAL, "the server failed")
         finally:
-            room.pop(ws, None)
-            if not room:
-                hub.rooms.pop(game_id, None)
+            await hub.leave(conn)
 
-    async def _ws_action(ws: WebSocket, game_id: str, token: str | None, data: dict[str, Any]) -> None:
+    async def _ws_action(conn: Connection, game_id: str, token: str | None, data: dict[str, Any]) -> None:
         client_id, version, action = data.get("client_id"), data.get("version"), data.get("action")
         try:
             if token is None:
@@ -461,9 +397,9 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
             result = await play(game_id, token, client_id, version, action)
         except ServiceError as exc:
             view = await view_of(game_id, token)
-            await send(ws, {"type": "error", "client_id": client_id, "error": exc.payload(), "state": view})
+            conn.send({"type": "error", "client_id": client_id, "error": exc.payload(), "state": view})
             return
-        await send(ws, {"type": "result", "client_id": client_id, "result": result})
-        await told(game_id, result)  # committed first, told after
+        conn.send({"type": "result", "client_id": client_id, "result": result})
+        await told(game_id, result)  # committed first, told after (queued: no wait on anyone)
 
     return app

@@ -8,14 +8,24 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
+
+#: Seconds a connection in a thread waits for SQLite's write lock, held by another writer
+#: (this process's writes queue on a lock of their own first, see ``GameService``).
+SQLITE_WAIT = 30.0
+#: ... and the event loop's connection: a few milliseconds. Whatever waits on the loop
+#: holds up every game and every request of the process: another process holding the
+#: file's write lock froze health checks for 30 s. When the database stays busy longer,
+#: the loop hands the write to the writer thread, which may wait (see ``service._Writer``).
+LOOP_WAIT = 0.005
+_BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (primary result codes)
 
 
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite files run in WAL mode with full syncing, so an
     acknowledged commit survives a crash of the server process."""
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": SQLITE_WAIT})
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -27,6 +37,26 @@ def make_engine(url: str) -> Engine:
 
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def wait_briefly(conn: Connection, seconds: float = LOOP_WAIT) -> None:
+    """Make an SQLite connection give up on a lock after ``seconds`` (``busy_timeout``),
+    for the event loop. Such a connection must not go back to the pool, where a thread
+    would get it: invalidate it when done."""
+    driver = conn.connection.driver_connection
+    if conn.dialect.name == "sqlite" and driver is not None:
+        driver.execute(f"PRAGMA busy_timeout = {max(1, round(seconds * 1000))}")
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether a database error means SQLite was busy (another writer held the lock past
+    the connection's wait), not that the write was wrong."""
+    orig = getattr(exc, "orig", exc)
+    code = getattr(orig, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in _BUSY
+    text = str(orig).lower()
+    return "database is locked" in text or "database is busy" in text
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
@@ -121,9 +122,18 @@ async def _answer(send: Send, status: int, code: str, message: str,
     await send({"type": "http.response.body", "body": body})
 
 
+#: The requests that are rate-limited: (method, path) to the kind of limit.
+LIMITED: Final = (
+    ("POST", re.compile(r"/api/games/?"), "games"),
+    ("POST", re.compile(r"/api/daily/[^/]+/?"), "games"),
+    ("POST", re.compile(r"/api/games/[^/]+/actions/?"), "actions"),
+)
+
+
 class Guard:
     """Pure ASGI middleware, outermost of the app's own: the security headers on every
-    answer, then the head and body bounds before any route sees the request.
+    answer, then the head bounds, the rate limits and the body bound, before any route
+    sees the request (so that a refused request costs no parsing).
 
     The body is read here, up to the bound, and handed on whole: the routes' bodies are
     small JSON, and a client that sends more than the bound is answered at once without
@@ -132,6 +142,7 @@ class Guard:
     def __init__(self, app: ASGIApp, limits: Limits) -> None:
         self.app = app
         self.limits = limits
+        self.rates = RateLimiter(limits)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -150,6 +161,16 @@ class Guard:
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
+        for method, path, kind in LIMITED:
+            if scope["method"] == method and path.fullmatch(scope["path"]):
+                client = scope.get("client")
+                try:
+                    self.rates.hit(kind, client[0] if client else None)
+                except RateLimited as exc:
+                    await _answer(send, 429, "too_many_requests", exc.message,
+                                  (("retry-after", str(exc.retry_after)),))
+                    return
+                break
         bounded = await self._bounded_body(scope, receive, send)
         if bounded is None:
             return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -28,6 +28,24 @@ class GameRow(Base):
     daily: Mapped[str | None] = mapped_column(String(10), nullable=True, index=True)
     created: Mapped[datetime] = mapped_column(DateTime)
     result: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON, once over
+    # The leaderboards' columns, filled when a game ends (migration 0004), so that a board
+    # is one indexed query with a limit, whatever the number of games: loading and
+    # parsing every finished game took seconds at 100k games. Deferred: loading a game to
+    # play it never reads them (the boards select them by name).
+    ranked: Mapped[bool] = mapped_column(default=False, deferred=True)  # a person's solo game, secret seed
+    place: Mapped[str | None] = mapped_column(String(16), deferred=True)  # solo: the map or the site
+    score: Mapped[int | None] = mapped_column(Integer, deferred=True)  # solo: Tomb points, Treasure squares
+    turns: Mapped[int | None] = mapped_column(Integer, deferred=True)  # solo Treasure: turns taken
+    ranking: Mapped[int | None] = mapped_column(Integer, deferred=True)  # board order, lower first
+    finished: Mapped[datetime | None] = mapped_column(DateTime, deferred=True)  # when it ended
+
+    __table_args__ = (
+        # One index per shape of board query: the equalities, then the order (ranking,
+        # then who got there first), so that ORDER BY ... LIMIT reads only the rows shown.
+        Index("ix_games_board", "kind", "ranked", "place", "ranking", "finished"),
+        Index("ix_games_board_all", "kind", "ranked", "ranking", "finished"),
+        Index("ix_games_board_daily", "daily", "kind", "ranked", "ranking", "finished"),
+    )
 
 
 class SecretRow(Base):

@@ -14,14 +14,19 @@ routes in ``app`` never touch the database.
 * An action is checked by the engine, then written to the log and committed, and only
   then the game in memory moves on and anyone is told. If the write fails, the game in
   memory is dropped and rebuilt from the log, which is the truth.
-* Bots play their seats right after the action that gives them the turn.
+* The games in memory are a bounded cache (``cache``): the least recently used beyond
+  ``max_live``, and games idle or finished for a while, are let go and rebuilt from the
+  log when next needed.
+* Bots play their seats right after the action that gives them the turn; for the app, in
+  threads of their own, games in turn (``bots``, :meth:`GameService.play_bots`).
 * SQLite commits in the thread that acts. For a move online that is the event loop,
   which commits at its next turn every move made meanwhile (one commit and one disk
   sync for a burst of moves): a local commit costs a fraction of a millisecond, less
   than a trip to another thread and back (a wait for the interpreter lock, then for a
   turn of the loop). Other databases are across a network and must not hold up the
   loop: their writes go to one writer thread that commits every action waiting in one
-  transaction (a group commit).
+  transaction (a group commit). Nor may a locked SQLite file hold up the loop: its
+  commit waits a few milliseconds at most, then hands the moves to the writer thread.
 
 The methods are synchronous and thread-safe (a lock per game): the web layer runs them in
 worker threads, so a thinking bot never blocks the event loop. For the hot path of a move
@@ -36,20 +41,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import functools
 import hashlib
 import hmac
+import itertools
 import json
 import queue
 import secrets
 import threading
-from collections.abc import Iterator
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final, cast
 
-from sqlalchemy import ClauseElement, Connection, Dialect, Engine, bindparam, insert, select, update
+from sqlalchemy import ClauseElement, Connection, Dialect, Engine, bindparam, insert, select, true, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -57,10 +66,28 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from mummy.bots.registry import bot_names, make_agent
 from mummy.core.errors import RuleError
 from mummy.core.rng import new_seed
+from mummy.server.bots import BOT_SLICE, BOT_THREADS, BotPool
+from mummy.server.cache import IDLE_AFTER, MAX_LIVE, OVER_AFTER, SWEEP_EVERY, LiveCache
+from mummy.server.db import LOOP_WAIT, is_busy, wait_briefly
 from mummy.server.games import EVERYONE, KINDS, GameKind
 from mummy.server.models import ActionRow, GameRow, SeatRow, SecretRow
 
 MAX_NAME = 40
+#: Undos a seat may make in one Tomb round (the log entries since the last roll): a round
+#: has about ten actions, so no honest player comes near; place-and-undo in a loop grew
+#: one game's log by 30,000 entries in a minute before.
+MAX_UNDOS = 50
+#: Log entries after which a game takes no more undos at all (every other action moves the
+#: game on, so it still ends): a bound on what any game's replay or resync can cost.
+MAX_LOG = 5_000
+#: Log entries per answer to a resync (:meth:`GameService.log_since`); the client asks
+#: again from the last one it got while ``more`` says there are more.
+LOG_PAGE = 200
+#: Replays: a snapshot of the game every this many log entries, so a step costs at most
+#: this many applies once its game has been replayed (snapshots are made on the way) ...
+REPLAY_EVERY = 50
+#: ... for this many games at most (the least recently replayed go first).
+REPLAY_GAMES = 4
 BOT_ID: Final = "bot:"  # the prefix of the client ids of bots' actions
 #: The daily challenge: one solo set-up per game, on one seed a day for everybody.
 DAILY: Final[dict[str, dict[str, Any]]] = {
@@ -96,8 +123,13 @@ class ServiceError(Exception):
 _INSERT_ACTION: Final = insert(ActionRow)
 _STAMP: Final = (update(GameRow).where(GameRow.id == bindparam("b_id"))
                  .values(version=bindparam("b_version"), over=bindparam("b_over")))
-_STAMP_OVER: Final = _STAMP.values(result=bindparam("b_result"))
+# The game-ending move also stamps the leaderboard's columns (see GameService._standing).
+_STAMP_OVER: Final = _STAMP.values(result=bindparam("b_result"), ranked=bindparam("b_ranked"),
+                                   place=bindparam("b_place"), score=bindparam("b_score"),
+                                   turns=bindparam("b_turns"), ranking=bindparam("b_ranking"),
+                                   finished=bindparam("b_finished"))
 _ACTION_COLUMNS: Final = [c.name for c in ActionRow.__table__.columns]
+_UNDONE: Final = json.dumps({"action": "undo"})[1:-1]  # how an undo's stored answer names it
 
 
 def commitment(kind: str, seed: int, nonce: str) -> str:
@@ -144,6 +176,11 @@ class _Writer:
     A batch that fails is written again action by action, so one bad action (a client id
     taken meanwhile) fails alone. The thread starts with the first write and ends when it
     has been idle for a moment, so a service that does not use it holds no thread.
+
+    The event loop waits for no lock (a file lock held by another process froze every game
+    and health check for the lock's 30 s): its commit waits at most ``LOOP_WAIT`` for this
+    process's write lock and for SQLite's, then hands the batch to the thread, which may
+    wait as long as it takes. Those moves are answered when the thread has committed them.
     """
 
     IDLE = 0.5  # seconds without a write before the thread ends
@@ -151,16 +188,20 @@ class _Writer:
     def __init__(self, engine: Engine, writes: threading.Lock | contextlib.nullcontext[None]) -> None:
         self._engine = engine
         self._writes = writes
+        self._file_lock = None if isinstance(writes, contextlib.nullcontext) else writes  # SQLite's writers
         self._queue: queue.SimpleQueue[_Write] = queue.SimpleQueue()
         self._guard = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._pending = 0  # writes submitted to the thread and not yet settled
         self._soon: list[_Write] = []  # for the event loop's next commit (write_soon)
         self._loop_conn: Connection | None = None  # used on the event loop only
+        self._flushing: int | None = None  # the loop's thread while it commits (see _write)
         self._statements: tuple[_Compiled, _Compiled, _Compiled] | None = None
 
     def submit(self, write: _Write) -> None:
         """Queue an action's rows for the thread; ``write.done`` is settled after the commit."""
         with self._guard:
+            self._pending += 1
             self._queue.put(write)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="mummy-writer")
@@ -189,11 +230,35 @@ class _Writer:
 
     def _flush_soon(self) -> None:
         batch, self._soon = self._soon, []
-        self._loop_conn = self._commit_on(self._loop_conn, batch)
+        if self._pending:  # the thread is writing what the loop handed it (a busy database):
+            self._hand_over(batch)  # after those, not in a wait of the loop's own
+            return
+        if self._loop_conn is None:
+            try:
+                self._loop_conn = self._engine.connect()
+                wait_briefly(self._loop_conn)
+            except Exception as exc:
+                self._loop_conn = None
+                for write in batch:
+                    write.done.set_exception(exc)
+                return
+        self._flushing = threading.get_ident()
+        try:
+            self._loop_conn = self._commit_on(self._loop_conn, batch)
+        except _Busy:  # rolled back, the connection is fine: the thread waits for the database
+            self._hand_over(batch)
+        finally:
+            self._flushing = None
+
+    def _hand_over(self, batch: list[_Write]) -> None:
+        for write in batch:
+            self.submit(write)
 
     def close(self) -> None:
-        """Give back the event loop's connection (the thread gives back its own)."""
+        """Give back the event loop's connection (the thread gives back its own). It is
+        not pooled again: it gives up on a lock after a few milliseconds."""
         if self._loop_conn is not None:
+            self._loop_conn.invalidate()
             self._loop_conn.close()
             self._loop_conn = None
 
@@ -204,7 +269,11 @@ class _Writer:
         conn: Connection | None = None
         try:
             while (batch := self._next_batch()) is not None:
-                conn = self._commit_on(conn, batch)
+                try:
+                    conn = self._commit_on(conn, batch)
+                finally:
+                    with self._guard:
+                        self._pending -= len(batch)
         finally:
             if conn is not None:
                 conn.close()
@@ -244,16 +313,22 @@ class _Writer:
         return None
 
     def _commit(self, conn: Connection, batch: list[_Write]) -> bool:
-        """Write the batch, or each of its actions alone if it fails; False on a failure."""
+        """Write the batch, or each of its actions alone if it fails; False on a failure.
+        On the event loop, raises ``_Busy`` (nothing written) when the database is busy."""
         try:
             self._write(conn, batch)
+        except _Busy:
+            raise
         except Exception as exc:
-            if len(batch) == 1:
-                batch[0].done.set_exception(exc)
+            if len(batch) == 1 or is_busy(exc):  # a busy database fails them all alike, at once
+                for write in batch:
+                    write.done.set_exception(exc)
                 return False
             for write in batch:  # which one failed? each alone, so the others stand
                 try:
                     self._write(conn, [write])
+                except _Busy:  # busy meanwhile (on the loop): the thread waits for it
+                    self.submit(write)
                 except Exception as one:
                     write.done.set_exception(one)
                 else:
@@ -264,8 +339,25 @@ class _Writer:
         return True
 
     def _write(self, conn: Connection, batch: list[_Write]) -> None:
-        with self._writes, conn.begin():
-            self._execute(conn, batch)
+        if self._flushing != threading.get_ident():  # a thread: it may wait its turn
+            with self._writes, conn.begin():
+                self._execute(conn, batch)
+            return
+        # The event loop: a moment for this process's writers, one for SQLite's lock (the
+        # loop's connection waits LOOP_WAIT), else _Busy and the thread takes the batch.
+        lock = self._file_lock
+        if lock is not None and not lock.acquire(timeout=LOOP_WAIT):
+            raise _Busy
+        try:
+            with conn.begin():
+                self._execute(conn, batch)
+        except DBAPIError as exc:
+            if is_busy(exc):
+                raise _Busy from exc
+            raise
+        finally:
+            if lock is not None:
+                lock.release()
 
     def _execute(self, conn: Connection, batch: list[_Write]) -> None:
         # The hot path of every move: statements compiled once, run on the driver's own
@@ -286,6 +378,11 @@ class _Writer:
                 stamp_over.run(cursor, finals)
         finally:
             cursor.close()
+
+
+class _Busy(Exception):
+    """The database (or this process's write lock) stayed busy past the event loop's short
+    wait: nothing was written, and the batch goes to the writer thread."""
 
 
 class _Compiled:
@@ -340,6 +437,7 @@ class _Live:
     answers: dict[str, tuple[int, str]] = field(default_factory=dict)  # client id -> (seat, result JSON)
     agents: dict[int, Any] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)  # not re-entrant: see act_now
+    used: float = field(default_factory=time.monotonic)  # its last use, for the cache (cache.py)
     # What every connection is sent after a move, made once per version: the public state
     # and each seat's legal actions (a broadcast asks for them once per connection).
     cached_version: int = -1
@@ -349,6 +447,11 @@ class _Live:
     @property
     def version(self) -> int:
         return len(self.affects)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over (as committed), for the cache: let go of soon."""
+        return bool(self.row.over)
 
     def _fresh(self) -> None:
         if self.cached_version != self.version:
@@ -370,10 +473,20 @@ class _Live:
 
 
 class GameService:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, max_live: int = MAX_LIVE, idle_after: float = IDLE_AFTER,
+                 over_after: float = OVER_AFTER, sweep_every: float = SWEEP_EVERY,
+                 bot_threads: int = BOT_THREADS) -> None:
         self.engine = engine
-        self._live: dict[str, _Live] = {}
-        self._guard = threading.Lock()
+        # The games in memory, bounded and swept of idle and finished games (cache.py):
+        # kept, every game ever loaded grew the process by about 10 KiB for good. A game
+        # let go is rebuilt from the log when next needed.
+        self._cache: LiveCache[_Live] = LiveCache(max_live, idle_after, over_after, sweep_every)
+        self._live = self._cache.games  # read here; changed by the cache only, under its lock
+        # Bots move in threads of their own, one move at a time, games in turn (bots.py).
+        self._bots = BotPool(self._bot_step, bot_threads)
+        #: Whether a person's action leaves the bots' replies to :meth:`play_bots` (the app,
+        #: see :meth:`attach`) instead of making them in the caller's thread.
+        self.bots_later = False
         # SQLite takes one writer at a time and makes the others sleep and retry (in steps
         # of up to 100 ms): writers of this process queue here instead, which is fast.
         sqlite = engine.dialect.name == "sqlite"
@@ -388,8 +501,37 @@ class GameService:
         self._inline = sqlite
 
     def close(self) -> None:
-        """Give back the connection kept for commits on the event loop (at shutdown)."""
+        """Give back the connection kept for commits on the event loop, drop the bots' queue
+        (bots with moves due go on when their game is next loaded), and serve no app any
+        more (see :meth:`attach`). At the app's shutdown; the service can serve again."""
         self._writer.close()
+        self._bots.close()
+        self._cache.watched = lambda _game_id: False
+        self.bots_later = False
+
+    def attach(self, watched: Callable[[str], bool]) -> None:
+        """Serve an app: a game for which ``watched(game_id)`` is true (a websocket is open
+        on it) stays in memory, and a person's action leaves the bots' replies to
+        :meth:`play_bots`, so that a person's call never does bots' work."""
+        self._cache.watched = watched
+        self.bots_later = True
+
+    def sweep(self) -> int:
+        """Let go of the games idle or finished for a while, and of the least recently used
+        beyond ``max_live`` (a load does it too when due); how many went."""
+        return self._cache.sweep()
+
+    async def sweeping(self) -> None:
+        """:meth:`sweep` every ``sweep_every`` seconds, in a thread, until cancelled (the app's
+        background task): loads sweep only when games are loaded, a quiet server lets go too."""
+        while True:
+            await asyncio.sleep(self._cache.sweep_every)
+            await asyncio.to_thread(self.sweep)
+
+    @property
+    def live_games(self) -> int:
+        """How many games are in memory now."""
+        return len(self._cache)
 
     # -- creating ---------------------------------------------------------------------------
     def create(self, kind: str, seats: list[dict[str, Any]], config: dict[str, Any] | None = None,
@@ -439,10 +581,29 @@ class GameService:
 
     # -- loading ----------------------------------------------------------------------------
     def _load(self, game_id: str) -> _Live:
-        with self._guard:
-            live = self._live.get(game_id)
+        """The game in memory, read from the log if it is not there (then the moves of its
+        bots cut short are made). Not locked: the caller locks it, then checks that it is
+        still the current copy (it may be dropped or let go meanwhile)."""
+        while True:
+            live = self._cache.get(game_id)
             if live is not None:
                 return live
+            ticket = self._cache.begin(game_id)
+            read: _Live | None = None
+            try:
+                read = self._read(game_id)
+            finally:
+                live = self._cache.keep(game_id, ticket, read)
+            if live is None:
+                continue  # the game was dropped while its log was read: the copy may be old
+            if live is read:
+                with live.lock:
+                    if self._live.get(game_id) is live:
+                        self._run_bots(live)  # a bot's turn cut short (a crash, a failed write) goes on
+            return live
+
+    def _read(self, game_id: str) -> _Live:
+        """The game rebuilt from the database: its row, seats and log."""
         with Session(self.engine) as s:
             row = s.get(GameRow, game_id)
             if row is None:
@@ -459,15 +620,10 @@ class GameService:
             live.affects.append(entry.affects)
             live.answers[entry.client_id] = (entry.seat, entry.result)
         live.agents = {x.seat: make_agent(row.kind, x.bot, row.seed * 1000 + x.seat) for x in seats if x.bot}
-        with self._guard:
-            live = self._live.setdefault(game_id, live)
-        with live.lock:
-            self._run_bots(live)  # a bot's turn cut short (a crash, a failed write) goes on
         return live
 
     def _forget(self, game_id: str) -> None:
-        with self._guard:
-            self._live.pop(game_id, None)
+        self._cache.drop(game_id)
 
     def _seat(self, live: _Live, token: str | None) -> int:
         if not token:
@@ -485,7 +641,7 @@ class GameService:
         while True:
             live = self._load(game_id)
             with live.lock:
-                if self._live.get(game_id) is live:  # not dropped by a failed write meanwhile
+                if self._live.get(game_id) is live:  # not dropped (a failed write) or let go meanwhile
                     return self._act(live, token, client_id, version, text)
 
     def _act(self, live: _Live, token: str | None, client_id: str, version: int, text: str) -> dict[str, Any]:
@@ -493,10 +649,11 @@ class GameService:
         if earlier is not None:
             return earlier
         result = self._apply(live, seat, text, client_id)
-        # The person's action stands even if a bot's move cannot be written now: the bots
-        # go on when the game is next loaded.
-        with contextlib.suppress(ServiceError):
-            self._run_bots(live)
+        if not self.bots_later:
+            # The person's action stands even if a bot's move cannot be written now: the
+            # bots go on when the game is next loaded.
+            with contextlib.suppress(ServiceError):
+                self._run_bots(live)
         return result
 
     async def act_now(self, game_id: str, token: str | None, client_id: str, version: int,
@@ -544,10 +701,14 @@ class GameService:
         if not self._inline:
             await asyncio.wrap_future(done)
             return
-        waiter = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        waiter = loop.create_future()
+        here = threading.get_ident()
 
         def wake(_: Future[None]) -> None:
-            if not waiter.done():  # not cancelled meanwhile
+            if threading.get_ident() != here:  # the writer thread committed it (the file was busy)
+                loop.call_soon_threadsafe(wake, _)
+            elif not waiter.done():  # not cancelled meanwhile
                 waiter.set_result(None)
 
         done.add_done_callback(wake)
@@ -570,13 +731,37 @@ class GameService:
         return any(seat in live.agents for seat in live.kind.to_act(live.game))
 
     def run_bots(self, game_id: str) -> int:
-        """Let the game's bots make their moves; how many they made (a move that cannot
-        be written now is made when the game is next loaded)."""
+        """Let the game's bots make their moves in this thread; how many they made (a move
+        that cannot be written now is made when the game is next loaded)."""
         with self._current(game_id) as live:
             try:
                 return len(self._run_bots(live))
             except ServiceError:
                 return 0
+
+    def play_bots(self, game_id: str) -> Future[int]:
+        """:meth:`run_bots` in the bots' own threads, one move at a time in turn with other
+        games' bots (bots.py): the future settles with the moves made once none is due."""
+        return self._bots.play(game_id)
+
+    def _bot_step(self, game_id: str) -> tuple[int, bool]:
+        """The game's turn in the bots' threads: bot moves for up to ``BOT_SLICE`` seconds
+        (one at least), so that a quick bot's few moves take one turn, not one turn each
+        behind every other game. (moves made, whether more are due). A game that had to
+        be loaded counts as moved: its bots went on in the load."""
+        loaded = game_id in self._live
+        moved = 0
+        try:
+            with self._current(game_id) as live:
+                until = time.monotonic() + BOT_SLICE
+                while (seat := self._bot_seat(live)) is not None:
+                    if moved and time.monotonic() >= until:
+                        return moved, True
+                    self._bot_move(live, seat)
+                    moved += 1
+                return (moved if moved or loaded else 1), False
+        except ServiceError:  # no such game, or a move not written: the bots go on at the next load
+            return moved, False
 
     @staticmethod
     def _check_request(client_id: object, text: object) -> None:
@@ -619,6 +804,8 @@ class GameService:
     def _stage(self, live: _Live, seat: int, text: str, client_id: str, on_loop: bool = False) -> _Staged:
         """The engine checks and applies the action in memory; its rows go to the writer
         (``on_loop``: the caller is the event loop, which must not wait for a commit)."""
+        if text == "undo":
+            self._check_undo(live, seat)
         try:
             canonical, affects = live.kind.apply(live.game, seat, text)
         except RuleError as exc:  # refused by the engine: nothing changed
@@ -635,7 +822,9 @@ class GameService:
                "client_id": client_id, "result": answer, "created": _now()}
         stamp: dict[str, Any] = {"b_id": game_id, "b_version": seq, "b_over": over}
         if over:
-            stamp["b_result"] = json.dumps(live.kind.result(live.game))
+            final = live.kind.result(live.game)
+            stamp["b_result"] = json.dumps(final)
+            stamp.update(self._standing(live, final), b_finished=row["created"])
         write = _Write(row, stamp)
         if not self._inline:
             self._writer.submit(write)
@@ -644,6 +833,51 @@ class GameService:
         else:
             self._writer.write_now(write)
         return _Staged(client_id, affects, result, answer, write.done)
+
+    @staticmethod
+    def _check_undo(live: _Live, seat: int) -> None:
+        """Refuse an undo past the limits (``MAX_UNDOS`` a round, ``MAX_LOG`` a game).
+
+        Undo is the one action that does not move a game on, so place-and-undo in a loop
+        grew a log without end, and with it the cost of every resync and replay. Counted
+        from what every game in memory keeps (rebuilt by a load, so a restart resets
+        nothing): the entries since the last one that affected everybody (in the Tomb,
+        the end of the last round; Treasure takes no undo online), one answer per entry.
+        """
+        if live.version >= MAX_LOG:
+            raise ServiceError(429, "too_many_undos", f"this game's log has reached {MAX_LOG} entries: "
+                               "it takes no more undos (every other action still counts)", version=live.version)
+        since = 0  # entries of the log since the round began
+        for affects in reversed(live.affects):
+            if affects == EVERYONE:
+                break
+            since += 1
+        undos = sum(1 for who, answer in itertools.islice(reversed(live.answers.values()), since)
+                    if who == seat and _UNDONE in answer)
+        if undos >= MAX_UNDOS:
+            raise ServiceError(429, "too_many_undos", f"at most {MAX_UNDOS} undos per seat in a round; "
+                               "play on", version=live.version)
+
+    @staticmethod
+    def _standing(live: _Live, final: dict[str, Any]) -> dict[str, Any]:
+        """A finished game's leaderboard columns, as parameters of the game-ending stamp.
+
+        A board ranks a person's solo game on a secret seed (a chosen seed's dice are
+        known; a bot's score is no record for people): the Tomb by its score on a map,
+        Treasure by the fewest turns to fill a site (R4.3). ``ranking`` is the order of
+        both, lower first, so one index per shape of query serves both games."""
+        config = live.config
+        solo = len(live.seats) == 1
+        ranked = solo and live.seats[0].bot is None and not config.get("seed_chosen")
+        if not solo:
+            return {"b_ranked": False, "b_place": None, "b_score": None, "b_turns": None, "b_ranking": None}
+        if live.row.kind == "tomb":
+            score = final["scores"][0]
+            return {"b_ranked": ranked, "b_place": config["map"], "b_score": score, "b_turns": None,
+                    "b_ranking": -score}
+        turns = final["turns"][0]
+        return {"b_ranked": ranked and final["reason"] == "full", "b_place": config["sites"][0],
+                "b_score": final["squares"][0], "b_turns": turns, "b_ranking": turns}
 
     def _unwritten(self, live: _Live, exc: Exception) -> ServiceError:
         """The write failed: the game in memory ran ahead of the log, so it is dropped and
@@ -665,19 +899,27 @@ class GameService:
     def _run_bots(self, live: _Live) -> list[dict[str, Any]]:
         """Let bots play while it is a bot's turn (or a bot has dice to use)."""
         played = []
-        while not live.kind.is_over(live.game):
-            seats = [s for s in live.kind.to_act(live.game) if s in live.agents]
-            if not seats:
-                break
-            seat = seats[0]
-            text = live.kind.text(live.game, seat, live.agents[seat].act(live.game, seat))
-            played.append(self._apply(live, seat, text, f"{BOT_ID}{live.version + 1}"))
+        while (seat := self._bot_seat(live)) is not None:
+            played.append(self._bot_move(live, seat))
         return played
+
+    @staticmethod
+    def _bot_seat(live: _Live) -> int | None:
+        """The first seat whose bot has a move to make, if any."""
+        if live.kind.is_over(live.game):
+            return None
+        return next((s for s in live.kind.to_act(live.game) if s in live.agents), None)
+
+    def _bot_move(self, live: _Live, seat: int) -> dict[str, Any]:
+        """The bot thinks and its move is applied and written (the caller holds the lock)."""
+        text = live.kind.text(live.game, seat, live.agents[seat].act(live.game, seat))
+        return self._apply(live, seat, text, f"{BOT_ID}{live.version + 1}")
 
     # -- reading ----------------------------------------------------------------------------
     @contextlib.contextmanager
     def _current(self, game_id: str) -> Iterator[_Live]:
-        """The game in memory, locked, and still the current copy (a failed write drops it)."""
+        """The game in memory, locked, and still the current copy (a failed write drops it,
+        the cache lets it go when idle)."""
         while True:
             live = self._load(game_id)
             with live.lock:
@@ -710,16 +952,21 @@ class GameService:
     def _take_now(self, game_id: str) -> _Live | None:
         """:meth:`_current` without waiting: the game locked (the caller releases it), or
         None when it is not in memory or busy. For the event loop, which must not block."""
-        live = self._live.get(game_id)
+        live = self._cache.get(game_id)
         if live is None or not live.lock.acquire(blocking=False):
             return None
-        if self._live.get(game_id) is not live:  # dropped by a failed write meanwhile
+        if self._live.get(game_id) is not live:  # dropped (a failed write) or let go meanwhile
             live.lock.release()
             return None
         return live
 
     def _view(self, live: _Live, token: str | None) -> dict[str, Any]:
         seat = self._seat(live, token) if token else None
+        if seat is None and live.row.daily is not None and live.row.daily >= today():
+            # Everybody plays on the same dice that day: a leader's sheet would show them.
+            # Like its log (_check_log), a daily challenge is its player's until the day ends.
+            raise ServiceError(403, "forbidden", f"a daily challenge is seen only by its player until "
+                               f"the day ({live.row.daily}, UTC) is over")
         over = live.kind.is_over(live.game)
         out: dict[str, Any] = {
             "id": live.row.id,
@@ -798,60 +1045,175 @@ class GameService:
     def leaderboard(self, kind: str, where: str | None = None, daily: str | None = None,
                     limit: int = 20) -> list[dict[str, Any]]:
         """Finished solo games, best first: the Tomb by score on a map, Treasure by the
-        fewest turns to fill a site. ``daily`` restricts to one day's challenge."""
+        fewest turns to fill a site. ``daily`` restricts to one day's challenge.
+
+        One query on an index with a limit (the columns stamped when a game ends, see
+        :meth:`_standing`), so a board costs the same at any number of games: loading
+        every finished game took seconds at 100k games, and failed at 260k. Ties go to
+        whoever finished first."""
         if kind not in KINDS:
             raise ServiceError(422, "bad_request", f"unknown game {kind!r}")
+        query = select(GameRow.id, GameRow.daily, GameRow.place, GameRow.score, GameRow.turns,
+                       GameRow.finished).where(GameRow.kind == kind, GameRow.ranked == true())
+        if daily is not None:
+            query = query.where(GameRow.daily == daily)
+        if where is not None:
+            query = query.where(GameRow.place == where)
+        query = query.order_by(GameRow.ranking, GameRow.finished).limit(max(1, min(limit, 100)))
         with Session(self.engine) as s:
-            query = select(GameRow).where(GameRow.kind == kind, GameRow.over.is_(True))
-            if daily is not None:
-                query = query.where(GameRow.daily == daily)
-            games = list(s.scalars(query))
-            seat_rows = list(s.scalars(select(SeatRow).where(SeatRow.game_id.in_([g.id for g in games]))))
-            names = {(x.game_id, x.seat): x.name for x in seat_rows}
-            bot_games = {x.game_id for x in seat_rows if x.seat == 0 and x.bot}
+            games = s.execute(query).all()
+            names = dict(s.execute(select(SeatRow.game_id, SeatRow.name).where(
+                SeatRow.game_id.in_([g.id for g in games]), SeatRow.seat == 0)).all()) if games else {}
         rows = []
         for g in games:
-            if (g.id, 1) in names or g.result is None:
-                continue  # solo games only
-            result, config = json.loads(g.result), json.loads(g.config)
-            if config.get("seed_chosen") or g.id in bot_games:
-                continue  # a known seed, or a bot's score: not a record for people
-            entry: dict[str, Any] = {"id": g.id, "name": names.get((g.id, 0)), "daily": g.daily,
-                                     "finished": g.created.isoformat()}
+            entry: dict[str, Any] = {"id": g.id, "name": names.get(g.id), "daily": g.daily,
+                                     "finished": g.finished.isoformat() if g.finished else None}
             if kind == "tomb":
-                if where not in (None, config["map"]):
-                    continue
-                entry.update(map=config["map"], score=result["scores"][0])
+                entry.update(map=g.place, score=g.score)
             else:
-                if result["reason"] != "full" or where not in (None, config["sites"][0]):
-                    continue
-                entry.update(site=config["sites"][0], turns=result["turns"][0])
+                entry.update(site=g.place, turns=g.turns)
             rows.append(entry)
-        if kind == "tomb":
-            rows.sort(key=lambda r: -r["score"])
-        else:
-            rows.sort(key=lambda r: r["turns"])
-        return rows[:limit]
+        return rows
 
     def replay(self, game_id: str, step: int) -> dict[str, Any]:
-        """A finished game as it stood after its first ``step`` log entries."""
+        """A finished game as it stood after its first ``step`` log entries.
+
+        Rebuilding the game from its log for every step cost a second of CPU on a 30,000
+        entry log. The log of a finished game never changes: the game is kept at every
+        ``REPLAY_EVERY`` entries passed (for the ``REPLAY_GAMES`` games replayed last), so
+        a step costs at most that many applies, and the next step forward one."""
         with self._current(game_id) as live:
             if not self._revealable(live.row):
                 raise ServiceError(409, "not_over", "replays open when the game (and its day) is over")
-        with Session(self.engine) as s:
-            log = list(s.scalars(select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)))
-        if not 0 <= step <= len(log):
-            raise ServiceError(422, "bad_request", f"step is 0 to {len(log)}")
-        game = live.kind.new(live.row.seed, live.config, [x.name for x in live.seats])
-        for entry in log[:step]:
-            live.kind.apply(game, entry.seat, entry.text)
-        return {"id": game_id, "step": step, "steps": len(log),
-                "action": {"seat": log[step - 1].seat, "action": log[step - 1].text} if step else None,
-                "state": live.kind.view(game)}
+            kind, steps, seed, config = live.kind, live.version, live.row.seed, live.config
+            names = [x.name for x in live.seats]
+        if not 0 <= step <= steps:
+            raise ServiceError(422, "bad_request", f"step is 0 to {steps}")
+        tape = self._replays.tape(game_id, lambda: kind.new(seed, config, names))
+        with tape.lock:
+            game, at = tape.start(step)
+            rows = self._entries(game_id, min(at, step - 1), step) if step else []
+            for entry in rows:
+                if entry.seq > at:
+                    kind.apply(game, entry.seat, entry.text)
+                    tape.passed(entry.seq, game)
+            state = kind.view(game)
+            tape.keep(step, game)
+        return {"id": game_id, "step": step, "steps": steps,
+                "action": {"seat": rows[-1].seat, "action": rows[-1].text} if step else None,
+                "state": state}
 
-    def log_since(self, game_id: str, version: int) -> list[dict[str, Any]]:
-        """The log entries after ``version``: what a client that comes back has missed."""
+    @functools.cached_property
+    def _replays(self) -> _Replays:
+        return _Replays()
+
+    def _entries(self, game_id: str, after: int, upto: int) -> list[Any]:
+        """The log entries ``after`` < seq <= ``upto`` (a range of the log's primary key)."""
         with Session(self.engine) as s:
-            rows = s.scalars(select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq > version)
-                             .order_by(ActionRow.seq))
-            return [{"version": r.seq, "seat": r.seat, "action": r.text} for r in rows]
+            return list(s.execute(select(ActionRow.seq, ActionRow.seat, ActionRow.text).where(
+                ActionRow.game_id == game_id, ActionRow.seq > after, ActionRow.seq <= upto)
+                .order_by(ActionRow.seq)).all())
+
+    def _check_log(self, live: _Live, token: str | None) -> None:
+        """The gate of a game's log entries: anyone's (spectators saw every move as it was
+        made), except a daily challenge's until its day is over, which are its seats'
+        alone: everybody plays on the same dice that day, and a leader's moves would
+        show them. (Records and replays wait for the end of the day even for a seat,
+        see :meth:`_revealable`.)"""
+        if live.row.daily is None or live.row.daily < today():
+            return
+        if not token:
+            raise ServiceError(409, "not_over", f"the moves of a daily challenge are its player's until "
+                               f"the day ({live.row.daily}) is over")
+        self._seat(live, token)  # 403 unless the token holds a seat here
+
+    def log_since(self, game_id: str, version: int, token: str | None = None,
+                  limit: int = LOG_PAGE) -> dict[str, Any]:
+        """What a client that comes back has missed: the log entries after ``version``, at
+        most ``limit`` (``LOG_PAGE`` at most) of them, as ``{"missed": [...], "more":
+        bool}``; with ``more``, ask again from the last version received. Paged, since a
+        resync from version 0 on a long log answered megabytes to a 27-byte message.
+        Refused (``not_over``, ``forbidden``) where :meth:`_check_log` says so."""
+        with self._current(game_id) as live:
+            self._check_log(live, token)
+        limit = max(1, min(limit, LOG_PAGE))
+        with Session(self.engine) as s:
+            rows = s.execute(select(ActionRow.seq, ActionRow.seat, ActionRow.text)
+                             .where(ActionRow.game_id == game_id, ActionRow.seq > version)
+                             .order_by(ActionRow.seq).limit(limit + 1)).all()
+        return {"missed": [{"version": r.seq, "seat": r.seat, "action": r.text} for r in rows[:limit]],
+                "more": len(rows) > limit}
+
+
+def _clone(game: Any) -> Any:
+    """A copy of an engine game to play on, for replays: ``copy.deepcopy``, except that the
+    content every game shares (maps, sites, tiles, piles' orders) is kept as it is, and so
+    are the history's entries (tuples of a seat and an action, never changed). That makes
+    a copy cost about two applies (60 µs for a finished solo Tomb game, against 0.9 ms for
+    a plain deepcopy, which rebuilds every action of the history)."""
+    memo: dict[int, Any] = {}
+    for name in _SHARED:
+        value = getattr(game, name, None)
+        if value is not None:
+            memo[id(value)] = value
+            for item in value.values() if isinstance(value, dict) else value:
+                memo[id(item)] = item
+    history = getattr(game, "history", None)
+    if isinstance(history, list):
+        memo[id(history)] = list(history)
+    return copy.deepcopy(game, memo)
+
+
+_SHARED: Final = ("maps", "players", "boards", "seats", "tiles", "order", "pile_names")
+
+
+class _Tape:
+    """One finished game's replay: the game at every ``REPLAY_EVERY`` entries passed (never
+    changed: each use starts from a copy), and the game where the last request left it, so
+    that stepping forward costs one apply. The caller holds ``lock``."""
+
+    def __init__(self, first: Any) -> None:
+        self.lock = threading.Lock()
+        self.snapshots: dict[int, Any] = {0: first}
+        self.cursor: Any = None
+        self.cursor_at = -1
+
+    def start(self, step: int) -> tuple[Any, int]:
+        """A game of the caller's own, at an entry at most ``step`` and at most
+        ``REPLAY_EVERY`` before it (once the log up to ``step`` has been passed)."""
+        base = step - step % REPLAY_EVERY
+        while base not in self.snapshots:
+            base -= REPLAY_EVERY
+        if self.cursor is not None and base <= self.cursor_at <= step:
+            game, at = self.cursor, self.cursor_at
+            self.cursor = None  # the caller's now: changed in place
+            return game, at
+        return _clone(self.snapshots[base]), base
+
+    def passed(self, at: int, game: Any) -> None:
+        """The game has been taken to entry ``at``: keep a snapshot where one is due."""
+        if at % REPLAY_EVERY == 0 and at not in self.snapshots:
+            self.snapshots[at] = _clone(game)
+
+    def keep(self, at: int, game: Any) -> None:
+        self.cursor, self.cursor_at = game, at
+
+
+class _Replays:
+    """The tapes of the last ``REPLAY_GAMES`` games replayed (least recently used first out)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tapes: OrderedDict[str, _Tape] = OrderedDict()
+
+    def tape(self, game_id: str, first: Callable[[], Any]) -> _Tape:
+        """The game's tape; a new one starts from ``first()``, the game before any entry."""
+        with self._lock:
+            tape = self._tapes.get(game_id)
+            if tape is None:
+                tape = self._tapes[game_id] = _Tape(first())
+                while len(self._tapes) > REPLAY_GAMES:
+                    self._tapes.popitem(last=False)
+            else:
+                self._tapes.move_to_end(game_id)
+            return tape

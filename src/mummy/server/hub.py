@@ -1,0 +1,412 @@
+"""The live websockets of one server process: who may open one, what each may send, and
+how every message to them goes out (docs/server.md §4, "Limits and close codes").
+
+Why it is built this way (issue 12): one client that never reads used to stall a whole
+game. A send to it waited for room in a buffer that never drained, and so did the close
+meant to drop it; the broadcast waited on that, the player's answer waited on the
+broadcast, and the bots waited on the player. Here nothing waits on a client:
+
+* every connection has a bounded outbox drained by its own sender task; a broadcast and a
+  reply to the connection's own request only put a message in it, and return;
+* a connection whose outbox is full is closed ("too slow to read"), whatever was queued
+  is thrown away: updates carry the whole state, so a reconnect (or ``sync``) loses
+  nothing;
+* every send and every close has a deadline, and a connection that misses one is
+  *aborted*: its transport is dropped at once, unsent bytes and all. ASGI has no abort,
+  and a ``websocket.close`` is a message that must be written like any other (uvicorn
+  waits for room in the buffer first), and a transport's ``close()`` waits to flush: for
+  a peer that never reads, both wait for ever. :func:`transport_of` finds the transport
+  under the ASGI server's ``receive``/``send`` to abort it.
+
+Admission is counted here too: sockets per process and per client address (checked
+before any other work), and per game, connections per seat and spectators per address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, Protocol, TypeVar
+
+import orjson
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from mummy.server.service import GameService
+
+log = logging.getLogger("mummy.server.ws")
+
+MAX_MESSAGE: Final = 4096  # bytes of one message a client sends
+MAX_RATE: Final = 20  # messages a connection may send per second (a burst of this many, refilled)
+MAX_DEPTH: Final = 8  # JSON nesting a message may have (the protocol's are flat objects)
+MAX_SOCKETS: Final = 1024  # open websockets in the process (games and echo together)
+MAX_PER_ADDRESS: Final = 32  # open websockets from one client address
+MAX_PER_SEAT: Final = 4  # connections of one seat (its token) to its game
+MAX_SEATS: Final = 8  # the most seats a game has (the Tomb's)
+MAX_SPECTATORS: Final = 48  # spectators of one game
+MAX_SPECTATORS_PER_ADDRESS: Final = 16  # spectators of one game from one address
+#: Connections one game can have: every seat's share and the spectators', so that seats
+#: never compete with spectators (or with each other) for room.
+MAX_CONNECTIONS: Final = MAX_SPECTATORS + MAX_SEATS * MAX_PER_SEAT
+MAX_OUTBOX: Final = 256 * 1024  # characters waiting in one connection's outbox
+SEND_TIMEOUT: Final = 2.0  # seconds a connection may take to accept one message, or its close
+CLOSE_LINGER: Final = 15.0  # seconds after its end before a connection's transport is aborted
+#: Addresses not counted per address: the machine itself. A reverse proxy on the same
+#: host that does not pass on the client's address would otherwise put every player under
+#: one address's cap (with ``X-Forwarded-For``, uvicorn puts the real address in its place).
+UNMETERED: Final = frozenset({"127.0.0.1", "::1"})
+# Close codes (RFC 6455 and the IANA registry).
+CLOSE_NORMAL: Final = 1000
+CLOSE_UNSUPPORTED: Final = 1003  # binary frames
+CLOSE_INVALID: Final = 1007  # not JSON, not Unicode, or nested too deep
+CLOSE_POLICY: Final = 1008  # unknown message type, flooding, bad token
+CLOSE_TOO_BIG: Final = 1009
+CLOSE_INTERNAL: Final = 1011  # the server failed
+CLOSE_TRY_LATER: Final = 1013  # no room (a cap), or too slow to read
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class SocketLimits:
+    """The websocket limits of one app (``app.state.hub.limits``): the constants above
+    unless a test or a deployment sets its own."""
+
+    message: int = MAX_MESSAGE
+    rate: int = MAX_RATE
+    depth: int = MAX_DEPTH
+    sockets: int = MAX_SOCKETS
+    per_address: int = MAX_PER_ADDRESS
+    per_seat: int = MAX_PER_SEAT
+    spectators: int = MAX_SPECTATORS
+    spectators_per_address: int = MAX_SPECTATORS_PER_ADDRESS
+    outbox: int = MAX_OUTBOX
+    send_timeout: float = SEND_TIMEOUT
+    linger: float = CLOSE_LINGER
+    unmetered: frozenset[str] = UNMETERED
+
+
+class Runner(Protocol):
+    """Where the hub computes views when the game is busy: the app's worker threads."""
+
+    async def run(self, fn: Callable[..., T], *args: object) -> T: ...
+
+
+class Transport(Protocol):
+    """What the hub needs of an asyncio transport (uvloop's are not its subclasses)."""
+
+    def abort(self) -> None: ...
+
+    def is_closing(self) -> bool: ...
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as JSON text. orjson, not the standard library: a Tomb update is a few KiB
+    of small objects, and encoding it was a large share of a move's work on the event
+    loop. Text orjson refuses (a lone surrogate) is escaped by the standard library rather
+    than failing a broadcast."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(message, ensure_ascii=True, default=str)
+
+
+def transport_of(ws: WebSocket) -> Transport | None:
+    """The transport under a websocket, to abort it; ``None`` where there is none (the
+    test client).
+
+    ASGI gives the application only ``receive`` and ``send``. With uvicorn (each of its
+    websocket protocols) those are bound methods of its protocol object, which holds the
+    transport; middleware may wrap ``send`` in closures. So: follow ``__self__`` and the
+    closures' cells, a few steps at most, to an object with a ``transport`` that can
+    abort."""
+    todo: list[object] = [getattr(ws, "_receive", None), getattr(ws, "_send", None)]
+    seen: set[int] = set()
+    for _ in range(64):
+        if not todo:
+            break
+        item = todo.pop()
+        if item is None or id(item) in seen:
+            continue
+        seen.add(id(item))
+        transport = getattr(getattr(item, "__self__", None), "transport", None)
+        if callable(getattr(transport, "abort", None)) and callable(getattr(transport, "is_closing", None)):
+            return transport
+        for cell in getattr(item, "__closure__", None) or ():
+            with contextlib.suppress(ValueError):  # an empty cell
+                if callable(cell.cell_contents):
+                    todo.append(cell.cell_contents)
+    return None
+
+
+def _deeper(value: Any, limit: int) -> bool:
+    """Whether JSON ``value`` nests deeper than ``limit`` (without recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+class Connection:
+    """One websocket: its game and seat (``token``; ``None`` for a spectator or the echo),
+    its client's address, an allowance for what it sends, and an outbox that its own
+    sender task drains, each send with a deadline.
+
+    Nothing here waits on the client: :meth:`send` queues and returns, and :meth:`close`
+    asks the sender to close after what is queued (or at once, dropping it)."""
+
+    def __init__(self, ws: WebSocket, limits: SocketLimits, token: str | None = None) -> None:
+        self.ws = ws
+        self.limits = limits
+        self.game_id: str | None = None  # once in a game's room
+        self.token = token
+        self.address = ws.client.host if ws.client else ""
+        self.metered = self.address not in limits.unmetered
+        self.counted = False  # in the hub's counts (admitted)
+        self.gone = False  # the client left, or was aborted: nothing more goes out
+        self._outbox: deque[str] = deque()
+        self._queued = 0
+        self._wake = asyncio.Event()
+        self._close: tuple[int, str] | None = None
+        self._close_by = math.inf  # the loop time by which the close must be out
+        self._allowance, self._last = float(limits.rate), time.monotonic()
+        self._sender = asyncio.get_running_loop().create_task(self._drain())
+
+    @property
+    def closing(self) -> bool:
+        """Closed, closing or gone: the handler stops reading, the hub stops queueing."""
+        return self._close is not None or self.gone
+
+    def send(self, message: dict[str, Any]) -> bool:
+        """Queue a message (a reply to this connection's own request, or an update)."""
+        return self.send_text(encode(message))
+
+    def send_text(self, text: str) -> bool:
+        """Queue text; ``False`` when it will not go out. A client whose outbox is full is
+        not reading: it is closed, and what it had queued is dropped, not kept for it."""
+        if self.closing:
+            return False
+        if self._outbox and self._queued + len(text) > self.limits.outbox:
+            self.close(CLOSE_TRY_LATER, "too slow to read", flush=False)
+            return False
+        self._outbox.append(text)
+        self._queued += len(text)
+        self._wake.set()
+        return True
+
+    def close(self, code: int, reason: str = "", *, flush: bool = True) -> None:
+        """Close after what is queued (``flush``), or at once; either way within
+        ``send_timeout`` from now, or the transport is aborted. The first close wins."""
+        if self.closing:
+            return
+        if code not in (CLOSE_NORMAL, CLOSE_POLICY) or reason:  # one line per connection at most
+            log.info("websocket from %s closed: %d %s", self.address or "?", code, reason)
+        if not flush:
+            self._outbox.clear()
+            self._queued = 0
+        self._close = (code, reason)
+        self._close_by = asyncio.get_running_loop().time() + self.limits.send_timeout
+        self._wake.set()
+
+    def left(self) -> None:
+        """The client went away (or the transport was aborted): nothing more to send."""
+        self.gone = True
+        self._outbox.clear()
+        self._queued = 0
+        self._wake.set()
+
+    def abort(self) -> None:
+        """Drop the connection now, unsent bytes and all."""
+        self.left()
+        transport = transport_of(self.ws)
+        if transport is not None:
+            transport.abort()
+
+    async def _drain(self) -> None:
+        """The sender: one message at a time, each within ``send_timeout`` (and all by the
+        close's deadline once a close is asked for); a miss aborts the connection."""
+        loop = asyncio.get_running_loop()
+        try:
+            while not self.gone:
+                if self._outbox:
+                    text = self._outbox.popleft()
+                    self._queued -= len(text)
+                    async with asyncio.timeout_at(min(loop.time() + self.limits.send_timeout, self._close_by)):
+                        await self.ws.send_text(text)
+                elif self._close is not None:
+                    code, reason = self._close
+                    async with asyncio.timeout_at(self._close_by):
+                        await self.ws.close(code, reason)
+                    return
+                else:
+                    self._wake.clear()
+                    await self._wake.wait()
+        except TimeoutError:
+            if self._close is None:
+                log.info("websocket from %s aborted: too slow to read", self.address or "?")
+            self.abort()
+        except Exception:  # the client went away under a send (WebSocketDisconnect, OSError)
+            self.left()
+
+    async def receive(self) -> str | None:
+        """The next text message, or ``None`` once the connection is over. A message that
+        breaks a limit (rate, frame type, size) closes the connection with its code."""
+        limits = self.limits
+        while not self.closing:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                self.left()
+                return None
+            if self.closing:
+                return None
+            now = time.monotonic()
+            self._allowance = min(float(limits.rate), self._allowance + (now - self._last) * limits.rate)
+            self._last = now
+            if self._allowance < 1:
+                self.close(CLOSE_POLICY, "too many messages")
+                return None
+            self._allowance -= 1
+            if message.get("bytes") is not None:
+                self.close(CLOSE_UNSUPPORTED, "text frames only")
+                return None
+            text: str = message.get("text") or ""
+            # (surrogatepass: a test client can hand over any str; orjson refuses it next)
+            if len(text) > limits.message or len(text.encode("utf-8", "surrogatepass")) > limits.message:
+                self.close(CLOSE_TOO_BIG, f"messages are at most {limits.message} bytes")
+                return None
+            return text
+        return None
+
+    async def receive_object(self) -> dict[str, Any] | None:
+        """The next message as a JSON object, or ``None`` once the connection is over.
+        Text that is not JSON, not whole Unicode (orjson refuses a lone surrogate, which
+        could be neither stored nor sent back) or nested deeper than ``depth`` closes the
+        connection with 1007; JSON that is not an object, with 1008."""
+        text = await self.receive()
+        if text is None:
+            return None
+        try:
+            data = orjson.loads(text)
+        except (ValueError, RecursionError):  # orjson.JSONDecodeError is a ValueError
+            self.close(CLOSE_INVALID, "messages are JSON (whole Unicode)")
+            return None
+        if _deeper(data, self.limits.depth):
+            self.close(CLOSE_INVALID, f"messages are JSON nested at most {self.limits.depth} deep")
+            return None
+        if not isinstance(data, dict):
+            self.close(CLOSE_POLICY, "unknown message type")
+            return None
+        return data
+
+    async def finish(self) -> None:
+        """Wait for the sender to be done (bounded: each of its steps has a deadline), and
+        make sure the transport is let go of even if the peer never reads: it is aborted
+        ``linger`` seconds from now (nothing happens to one that is already closed)."""
+        if not self.closing:
+            self.close(CLOSE_NORMAL)
+        done, _ = await asyncio.wait({self._sender}, timeout=self.limits.send_timeout + 1)
+        if not done:
+            self._sender.cancel()
+            self.abort()
+        transport = transport_of(self.ws)
+        if transport is not None:
+            asyncio.get_running_loop().call_later(self.limits.linger, transport.abort)
+
+
+class Hub:
+    """The live websockets of this process: the counts that admission checks, and each
+    game's connections (its room), for broadcasting."""
+
+    def __init__(self, workers: Runner, limits: SocketLimits | None = None) -> None:
+        self.rooms: dict[str, dict[Connection, None]] = {}
+        self.workers = workers
+        self.limits = limits or SocketLimits()
+        self.open = 0  # admitted websockets
+        self.per_address: Counter[str] = Counter()
+
+    async def admit(self, ws: WebSocket, token: str | None = None) -> Connection | None:
+        """Accept the websocket, then keep it if the process and its client's address
+        have room: else close it with 1013 before any other work and return ``None``.
+        The caller must :meth:`leave` a connection it got."""
+        try:
+            async with asyncio.timeout(self.limits.send_timeout):  # bounded, as every send
+                await ws.accept()
+        except TimeoutError:
+            transport = transport_of(ws)
+            if transport is not None:
+                transport.abort()
+            return None
+        except (OSError, WebSocketDisconnect):  # the client left during the handshake
+            return None
+        conn = Connection(ws, self.limits, token)
+        if self.open >= self.limits.sockets:
+            conn.close(CLOSE_TRY_LATER, "too many connections on this server")
+        elif conn.metered and self.per_address[conn.address] >= self.limits.per_address:
+            conn.close(CLOSE_TRY_LATER, "too many connections from your address")
+        else:
+            conn.counted = True
+            self.open += 1
+            self.per_address[conn.address] += 1
+            return conn
+        await conn.finish()
+        return None
+
+    def join(self, conn: Connection, game_id: str) -> str | None:
+        """Put the connection in its game's room, or say why there is no room for it. A
+        seat has its own share (``per_seat``), so spectators never crowd seats out."""
+        limits = self.limits
+        room = self.rooms.get(game_id, {})
+        if conn.token is not None:
+            if sum(1 for c in room if c.token == conn.token) >= limits.per_seat:
+                return f"at most {limits.per_seat} connections per seat"
+        else:
+            watching = [c for c in room if c.token is None]
+            if len(watching) >= limits.spectators:
+                return "too many spectators on this game"
+            if conn.metered and sum(1 for c in watching if c.address == conn.address) >= limits.spectators_per_address:
+                return "too many spectators of this game from your address"
+        conn.game_id = game_id
+        self.rooms.setdefault(game_id, {})[conn] = None
+        return None
+
+    async def leave(self, conn: Connection) -> None:
+        """The connection's end: out of its room and the counts, closed (bounded)."""
+        room = self.rooms.get(conn.game_id or "")
+        if room is not None:
+            room.pop(conn, None)
+            if not room:
+                self.rooms.pop(conn.game_id or "", None)
+        if conn.counted:
+            conn.counted = False
+            self.open -= 1
+            self.per_address[conn.address] -= 1
+            if self.per_address[conn.address] <= 0:
+                del self.per_address[conn.address]
+        await conn.finish()
+
+    async def broadcast(self, svc: GameService, game_id: str) -> None:
+        """Queue for every connection of the game its own view of the new state. Waits on
+        no connection: it returns once every message is queued (a bot moves next)."""
+        room = list(self.rooms.get(game_id, ()))
+        if not room:
+            return
+        tokens = list(dict.fromkeys(c.token for c in room))  # one view per seat, one for spectators
+        views = svc.views_now(game_id, tokens)  # on the loop when the game is free
+        if views is None:
+            views = await self.workers.run(svc.views, game_id, tokens)
+        texts = {token: encode({"type": "update", "version": view["version"], "state": view})
+                 for token, view in zip(tokens, views, strict=True)}
+        for conn in room:
+            conn.send_text(texts[conn.token])
