@@ -21,6 +21,7 @@ evicted).
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import random
 import socket
 import statistics
@@ -29,6 +30,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import uvloop
 from server_bench import _echo, _percentile, _player, new_games, post
@@ -92,21 +94,40 @@ def _undo_spam(port: int, stop: threading.Event, counts: dict[int, int]) -> None
                 version = answer["state"]["version"]
 
 
-async def _attacked(port: int, games: list[tuple[str, str]], actions: int) -> tuple[list[float], list[float]]:
-    rtts: list[float] = []
-    echoes: list[float] = []
+async def _readers(port: int, game_ids: list[str], seconds: float) -> None:
     stop = asyncio.Event()
-    base = f"127.0.0.1:{port}"
     rng = random.Random(1)
-    readers = [asyncio.create_task(_silent_reader(port, rng.choice(games)[0], f"127.0.9.{10 + i % 10}", stop))
+    readers = [asyncio.create_task(_silent_reader(port, rng.choice(game_ids), f"127.0.9.{10 + i % 10}", stop))
                for i in range(SILENT_READERS)]
-    await asyncio.sleep(1.0)  # the readers are in place before the players start
-    await asyncio.gather(*(_player(base, g, t, actions, rtts, i) for i, (g, t) in enumerate(games)),
-                         *(_echo(base, actions * 4, 4.0, echoes, i) for i in range(max(1, len(games) // 20))))
+    await asyncio.sleep(seconds)
     stop.set()
     for task in readers:
         task.cancel()
     await asyncio.gather(*readers, return_exceptions=True)
+
+
+def _attacker(kind: str, port: int, game_ids: list[str], seconds: float, out: Any) -> None:
+    """One attacker in a process of its own: the players' measuring process shares no
+    interpreter lock with it (as attackers on other computers would not)."""
+    if kind == "readers":
+        uvloop.run(_readers(port, game_ids, seconds))
+        return
+    stop = threading.Event()
+    counts: dict[int, int] = {}
+    worker = threading.Thread(target=_flood if kind == "flood" else _undo_spam, args=(port, stop, counts), daemon=True)
+    worker.start()
+    worker.join(timeout=seconds)
+    stop.set()
+    worker.join(timeout=30)
+    out.put((kind, counts))
+
+
+async def _attacked(port: int, games: list[tuple[str, str]], actions: int) -> tuple[list[float], list[float]]:
+    rtts: list[float] = []
+    echoes: list[float] = []
+    base = f"127.0.0.1:{port}"
+    await asyncio.gather(*(_player(base, g, t, actions, rtts, i) for i, (g, t) in enumerate(games)),
+                         *(_echo(base, actions * 4, 4.0, echoes, i) for i in range(max(1, len(games) // 20))))
     return rtts, echoes
 
 
@@ -121,22 +142,26 @@ def attack_figures(clients: int = 200, actions: int = 30) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         proc = start(f"sqlite:///{Path(tmp) / 'attack.db'}", port)
-        stop = threading.Event()
-        flood: dict[int, int] = {}
-        spam: dict[int, int] = {}
+        context = multiprocessing.get_context("spawn")
+        results = context.Queue()
+        attackers: list[Any] = []
         try:
             games = new_games(port, clients)
-            attackers = [threading.Thread(target=_flood, args=(port, stop, flood), daemon=True),
-                         threading.Thread(target=_undo_spam, args=(port, stop, spam), daemon=True)]
-            for t in attackers:
-                t.start()
+            seconds = actions * 1.0 + 5  # the players' pace: about a second an action
+            attackers = [context.Process(target=_attacker, args=(kind, port, [g for g, _ in games], seconds, results))
+                         for kind in ("readers", "flood", "undo")]
+            for p in attackers:
+                p.start()
+            time.sleep(2.0)  # the readers are in place before the players start
             rtts, echoes = uvloop.run(_attacked(port, games, actions))
-            stop.set()
-            for t in attackers:
-                t.join(timeout=30)
             rss_under_attack = _rss_mb(proc.pid)
+            counts = dict(results.get(timeout=60) for _ in range(2))
+            flood, spam = counts["flood"], counts["undo"]
         finally:
-            stop.set()
+            for p in attackers:
+                p.join(timeout=30)
+                if p.is_alive():
+                    p.kill()
             proc.kill()
             proc.wait()
     return {

@@ -367,6 +367,10 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
                 if kind == "action":
                     await _ws_action(conn, game_id, token, data)
                 elif kind == "sync":
+                    if conn.backlogged:
+                        # What is queued is on its way and every later move brings an
+                        # update: a client that asks again before reading costs nothing.
+                        continue
                     since = data.get("version")
                     view = await view_of(game_id, token)
                     reply: dict[str, Any] = {"type": "state", "version": view["version"], "state": view}

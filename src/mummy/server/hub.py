@@ -189,6 +189,11 @@ class Connection:
         """Closed, closing or gone: the handler stops reading, the hub stops queueing."""
         return self._close is not None or self.gone
 
+    @property
+    def backlogged(self) -> bool:
+        """Whether messages are still waiting to go out: the client has not read them yet."""
+        return bool(self._outbox)
+
     def send(self, message: dict[str, Any]) -> bool:
         """Queue a message (a reply to this connection's own request, or an update)."""
         return self.send_text(encode(message))
