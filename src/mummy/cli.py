@@ -382,7 +382,7 @@ def _serve(args: argparse.Namespace) -> int:
     except ImportError:
         print("mummy serve: the server needs its dependencies: pip install 'mummy[server]'", file=sys.stderr)
         return 2
-    hosts = args.allowed_host or [args.host, "localhost", "127.0.0.1"]
+    hosts = list(dict.fromkeys(args.allowed_host or [args.host, "localhost", "127.0.0.1"]))
     if args.host in ("0.0.0.0", "::") and not args.allowed_host:
         hosts = ["*"]  # every address of the machine: its names are not known here
     rates = {"games_per_address": args.games_per_address, "actions_per_address": args.actions_per_address,
