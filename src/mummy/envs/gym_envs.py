@@ -53,7 +53,23 @@ def _game_seed(env: gym.Env[Any, Any], seed: int | None, options: dict[str, Any]
     return int(env.np_random.integers(0, SEED_BOUND))
 
 
-class TombSoloEnv(gym.Env[Obs, np.int64]):
+class _Masked:
+    """What both solo environments answer about the legal integers of the state they hold
+    (``_legal`` in the engine's order and ``_mask``, set by each ``reset`` and ``step``)."""
+
+    _legal: list[int]
+    _mask: np.ndarray
+
+    def action_masks(self) -> np.ndarray:
+        """The legal integers as booleans (sb3-contrib's ``MaskablePPO`` calls this)."""
+        return self._mask.astype(bool)
+
+    def legal_actions(self) -> list[int]:
+        """The legal integers, in the engine's order."""
+        return list(self._legal)
+
+
+class TombSoloEnv(_Masked, gym.Env[Obs, np.int64]):
     """The Mummy's Tomb for one player (T8): 20 rounds, then the after phase, then the end."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's own attribute
@@ -112,14 +128,6 @@ class TombSoloEnv(gym.Env[Obs, np.int64]):
         return {"action_mask": self._mask, "illegal_action": illegal, "score": total,
                 "round": self.game.round, "game_seed": self.game_seed}
 
-    def action_masks(self) -> np.ndarray:
-        """The legal integers as booleans (sb3-contrib's ``MaskablePPO`` calls this)."""
-        return self._mask.astype(bool)
-
-    def legal_actions(self) -> list[int]:
-        """The legal integers, in the engine's order."""
-        return list(self._legal)
-
     def record(self) -> dict[str, Any]:
         """The engine's JSON record of the episode so far (``mummy.tomb.record``)."""
         from mummy.tomb.record import to_record
@@ -132,7 +140,7 @@ class TombSoloEnv(gym.Env[Obs, np.int64]):
         return render_sheet(self.game, 0)
 
 
-class TreasureSoloEnv(gym.Env[Obs, np.int64]):
+class TreasureSoloEnv(_Masked, gym.Env[Obs, np.int64]):
     """Mummy's Treasure alone (R4.3): fill the site in as few turns as possible."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's own attribute
@@ -193,12 +201,6 @@ class TreasureSoloEnv(gym.Env[Obs, np.int64]):
         st = self.game.state
         return {"action_mask": self._mask, "illegal_action": illegal, "turns": st.turns[0],
                 "covered": st.covered[0].bit_count(), "game_seed": self.game_seed}
-
-    def action_masks(self) -> np.ndarray:
-        return self._mask.astype(bool)
-
-    def legal_actions(self) -> list[int]:
-        return list(self._legal)
 
     def record(self) -> dict[str, Any]:
         from mummy.treasure.record import to_record
