@@ -24,7 +24,6 @@ import asyncio
 import multiprocessing
 import random
 import socket
-import statistics
 import tempfile
 import threading
 import time
@@ -33,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import uvloop
-from server_bench import _echo, _percentile, _player, new_games, post
+from server_bench import _echo, _player, new_games, post, round_trip_figures
 from websockets.asyncio.client import connect
 
 from mummy.server.process import UNLIMITED, free_port, start
@@ -165,10 +164,7 @@ def attack_figures(clients: int = 200, actions: int = 30) -> dict[str, float]:
             proc.kill()
             proc.wait()
     return {
-        "server.attack_action_p50_ms": round(statistics.median(rtts), 2),
-        "server.attack_action_p99_ms": round(_percentile(rtts, 0.99), 2),
-        "server.attack_echo_p99_ms": round(_percentile(echoes, 0.99), 2),
-        "server.attack_actions_measured": float(len(rtts)),
+        **round_trip_figures("server.attack_", rtts, echoes),
         "server.attack_flood_created": float(flood.get(201, 0)),
         "server.attack_flood_refused": float(flood.get(429, 0)),
         "server.attack_undo_spam_applied": float(spam.get(200, 0)),

@@ -6,19 +6,27 @@ URL of a server the tests may wipe (``.ci/run`` starts one: ``.ci/postgres.sh``)
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi")
 
+import uvicorn
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select
 
 from mummy.server.app import create_app
 from mummy.server.db import make_engine, migrate
 from mummy.server.limits import Limits
+from mummy.server.models import ActionRow
 from mummy.server.service import GameService
 
 POSTGRES = os.environ.get("MUMMY_TEST_POSTGRES")
@@ -56,3 +64,41 @@ TEST_LIMITS = Limits(games_per_address="100000/minute", games_overall="100000/mi
 def client(service: GameService) -> Iterator[TestClient]:
     with TestClient(create_app(service=service, limits=TEST_LIMITS)) as c:
         yield c
+
+
+@contextlib.contextmanager
+def running(app: Any, sock: socket.socket, **options: Any) -> Iterator[str]:
+    """A real uvicorn serving ``app`` in a thread on the listening socket ``sock`` (bound to
+    127.0.0.1 by the caller, with whatever socket options the test needs); yields
+    ``host:port`` once it answers, and stops it after."""
+    server = uvicorn.Server(uvicorn.Config(app, log_level="critical", **options))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    try:
+        yield f"127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+def listening(send_buffer: int | None = None) -> socket.socket:
+    """A listening socket on a free loopback port (with a small kernel send buffer, which
+    every accepted socket inherits, when ``send_buffer`` is given)."""
+    sock = socket.socket()
+    if send_buffer is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    return sock
+
+
+def logged(service: GameService, game_id: str) -> int:
+    """The game's entries in the action log, as stored."""
+    with service.engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(ActionRow)
+                                .where(ActionRow.game_id == game_id)).scalar_one())

@@ -6,20 +6,16 @@ from __future__ import annotations
 
 import socket
 import sqlite3
-import threading
-import time
 from collections.abc import Iterator
 
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import DatabaseError, OperationalError
 
 from mummy.server.app import MAX_MESSAGE, create_app
 from mummy.server.limits import Limits, uvicorn_options
-from mummy.server.process import free_port
 from mummy.server.service import GameService
-from tests.server.conftest import TEST_LIMITS
+from tests.server.conftest import TEST_LIMITS, listening, running
 
 GAME = {"game": "tomb", "seats": [{"name": "me"}]}
 
@@ -161,20 +157,11 @@ def test_api_pages_that_load_scripts_from_elsewhere_are_off(client: TestClient) 
 
 @pytest.fixture
 def guarded(service: GameService) -> Iterator[tuple[str, int]]:
-    port = free_port()
     limits = Limits(request_head_timeout=0.5)
-    config = uvicorn.Config(create_app(service=service, limits=TEST_LIMITS), host="127.0.0.1", port=port,
-                            log_level="critical", **uvicorn_options(limits, MAX_MESSAGE))
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    yield "127.0.0.1", port
-    server.should_exit = True
-    thread.join(timeout=10)
+    with running(create_app(service=service, limits=TEST_LIMITS), listening(),
+                 **uvicorn_options(limits, MAX_MESSAGE)) as address:
+        host, port = address.split(":")
+        yield host, int(port)
 
 
 def _closed_within(sock: socket.socket, seconds: float) -> bool:

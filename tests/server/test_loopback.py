@@ -3,35 +3,23 @@
 from __future__ import annotations
 
 import json
-import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 from websockets.sync.client import connect
 
 from mummy.cli import main
 from mummy.server.app import create_app
-from mummy.server.process import free_port
 from mummy.server.service import GameService
+from tests.server.conftest import listening, running
 
 
 @pytest.fixture
 def server(service: GameService) -> Iterator[str]:
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(service=service), host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield f"127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with running(create_app(service=service), listening()) as address:
+        yield address
 
 
 def post(url: str, body: dict[str, object], token: str | None = None) -> dict[str, object]:

@@ -21,14 +21,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
 
 from mummy.server import bots
 from mummy.server.app import create_app
 from mummy.server.bots import BotPool
 from mummy.server.db import make_engine
-from mummy.server.models import ActionRow
 from mummy.server.service import GameService, _Live
+from tests.server.conftest import logged
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
 #: Games created in the memory test (docs/server.md reports a run with 10,000).
@@ -40,12 +39,6 @@ def tomb(service: GameService, bots: tuple[str | None, ...] = (), seed: int | No
     token = created["seats"][0]["token"]
     assert token is not None
     return created["id"], token
-
-
-def logged(service: GameService, game_id: str) -> int:
-    with service.engine.connect() as conn:
-        return int(conn.execute(select(func.count()).select_from(ActionRow)
-                                .where(ActionRow.game_id == game_id)).scalar_one())
 
 
 def play(service: GameService, game_id: str, token: str, client_id: str) -> dict[str, Any]:

@@ -13,12 +13,11 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from mummy.server.db import make_engine
-from mummy.server.models import ActionRow
 from mummy.server.service import GameService, ServiceError, _Write
+from tests.server.conftest import logged
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
 
@@ -28,12 +27,6 @@ def solo(service: GameService) -> tuple[str, str]:
     token = created["seats"][0]["token"]
     assert token is not None
     return created["id"], token
-
-
-def logged(service: GameService, game_id: str) -> int:
-    with service.engine.connect() as conn:
-        return int(conn.execute(select(func.count()).select_from(ActionRow)
-                                .where(ActionRow.game_id == game_id)).scalar_one())
 
 
 def test_a_move_on_the_loop_is_committed_before_it_is_answered(service: GameService) -> None:

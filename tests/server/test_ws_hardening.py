@@ -21,7 +21,6 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.sync.client import ClientConnection, connect
@@ -30,6 +29,7 @@ from mummy.server import app as app_module
 from mummy.server.app import create_app
 from mummy.server.hub import Connection, Hub, SocketLimits
 from mummy.server.service import GameService
+from tests.server.conftest import listening, running
 
 #: Seconds within which the player's every action must be answered. Loose on purpose
 #: (a noisy 2-core machine); a stalled game never answers at all.
@@ -62,23 +62,9 @@ def tight_server(service: GameService) -> Iterator[str]:
     """uvicorn on 127.0.0.1 with small kernel send buffers: set on the listening socket,
     inherited by every accepted one (which also turns the kernel's autotuning off), so a
     client that stops reading fills them in a fraction of a second, not after megabytes."""
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16 * 1024)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    config = uvicorn.Config(create_app(service=service), log_level="error", ws_per_message_deflate=False,
-                            timeout_graceful_shutdown=2)
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield f"127.0.0.1:{sock.getsockname()[1]}"
-    srv.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    with running(create_app(service=service), listening(send_buffer=16 * 1024),
+                 ws_per_message_deflate=False, timeout_graceful_shutdown=2) as address:
+        yield address
 
 
 class SilentReader(threading.Thread):

@@ -44,6 +44,14 @@ def _agents(n: int) -> list[str]:
     return [f"player_{i}" for i in range(n)]
 
 
+def _next_seed(rng: np.random.Generator, seed: int | None) -> tuple[np.random.Generator, int]:
+    """The generator and the game seed of a reset: ``seed`` itself, which also reseeds the
+    generator (PettingZoo's seed tests), or the generator's next draw."""
+    if seed is not None:
+        return seeding.np_random(seed)[0], seed
+    return rng, int(rng.integers(0, SEED_BOUND))
+
+
 class TreasureAEC(AECEnv[str, Obs, int]):
     """Mummy's Treasure for 2–4 players, one seat after another."""
 
@@ -89,11 +97,7 @@ class TreasureAEC(AECEnv[str, Obs, int]):
         return self._act_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._np_random, _ = seeding.np_random(seed)
-            self.game_seed = seed
-        else:
-            self.game_seed = int(self._np_random.integers(0, SEED_BOUND))
+        self._np_random, self.game_seed = _next_seed(self._np_random, seed)
         self.game = self._new_game(self.game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -203,11 +207,7 @@ class TombParallel(ParallelEnv[str, Obs, int]):
 
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
-        if seed is not None:
-            self._np_random, _ = seeding.np_random(seed)
-            self.game_seed = seed
-        else:
-            self.game_seed = int(self._np_random.integers(0, SEED_BOUND))
+        self._np_random, self.game_seed = _next_seed(self._np_random, seed)
         self.game = self._new_game(self.game_seed)
         self.agents = list(self.possible_agents)
         self._scores = dict.fromkeys(self.agents, 0)

@@ -63,39 +63,31 @@ TOMB_UTILITY: Final = 1000.0  # |score| stays far below: 4 × 30 + 202 Mummy poi
 #: Tomb chance outcomes: a round's dice (a, b) are 6(a−1) + (b−1), a bought die v is 35 + v.
 BUY_BASE: Final = 36
 
-_TOMB_TYPE = pyspiel.GameType(
-    short_name="mummy_tomb",
-    long_name="The Mummy's Tomb",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=TOMB_MAX_PLAYERS,
-    min_num_players=1,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"players": 1, "map": "map1", "mode": "standard"},
-)
+def _game_type(short_name: str, long_name: str, max_players: int, parameters: dict[str, Any]) -> Any:
+    """Both games are sequential, with explicit chance, perfect information (nothing is
+    hidden from a seat that the others know) and terminal general-sum returns."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max_players,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
 
-_TREASURE_TYPE = pyspiel.GameType(
-    short_name="mummy_treasure",
-    long_name="Mummy's Treasure",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=1,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"players": 2, "sites": "", "movable": False, "max_turns": 100},
-)
+
+_TOMB_TYPE = _game_type("mummy_tomb", "The Mummy's Tomb", TOMB_MAX_PLAYERS,
+                        {"players": 1, "map": "map1", "mode": "standard"})
+_TREASURE_TYPE = _game_type("mummy_treasure", "Mummy's Treasure", MAX_PLAYERS,
+                            {"players": 2, "sites": "", "movable": False, "max_turns": 100})
 
 
 # ======================================================================================

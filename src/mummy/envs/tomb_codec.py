@@ -139,24 +139,24 @@ class TombCodec:
                 i = add((DIG, 0 if item else source + 1, "", p.orient, p.anchor, -1, "", item, 0))
                 if item:
                     self._static[Action(DIG, (), "", p.orient, p.anchor, item="shovel")] = i
+        def wand(kind: str, edges: list[int]) -> None:
+            """A block of the Wand's function on ``edges``: by a die of each value, then
+            by a use of the item (whose integer does not depend on the row)."""
+            for source in range(SOURCES):
+                for e in edges:
+                    item = "wand" if source == ITEM_SOURCE else ""
+                    i = add((kind, 0 if item else source + 1, "", "", -1, e, "", item, 0))
+                    if item:
+                        self._static[Action(kind, (), edge=e, item="wand")] = i
+
         self.erase_base = len(self._decode)
         self._erase_pos = {e: k for k, e in enumerate(erase_edges)}
         self._erases = len(erase_edges)
-        for source in range(SOURCES):
-            for e in erase_edges:
-                item = "wand" if source == ITEM_SOURCE else ""
-                i = add((ERASE, 0 if item else source + 1, "", "", -1, e, "", item, 0))
-                if item:
-                    self._static[Action(ERASE, (), edge=e, item="wand")] = i
+        wand(ERASE, erase_edges)
         self.add_base = len(self._decode)
         self._add_pos = {e: k for k, e in enumerate(add_edges)}
         self._adds = len(add_edges)
-        for source in range(SOURCES):
-            for e in add_edges:
-                item = "wand" if source == ITEM_SOURCE else ""
-                i = add((ADD, 0 if item else source + 1, "", "", -1, e, "", item, 0))
-                if item:
-                    self._static[Action(ADD, (), edge=e, item="wand")] = i
+        wand(ADD, add_edges)
         self.defeat_base = len(self._decode)
         for monster, colour, helper in _defeats(m.colours):
             i = add((DEFEAT, MONSTER_DIE[monster], monster, "", -1, -1, colour, helper, 0))
