@@ -19,8 +19,10 @@ def game(seed: int = FIVE_FIVE_SEED, players: int = 1) -> TombGame:
 
 
 def act(g: TombGame, text: str, player: int = 0) -> list[str]:
-    """Apply an action given in notation (checked)."""
-    return g.apply(player, parse(text, g.maps[player].grid))
+    """Apply an action given in notation (checked); what the player was told by it."""
+    told = len(g.sheets[player].events)
+    g.apply(player, parse(text, g.maps[player].grid))
+    return list(g.sheets[player].events[told:])
 
 
 def a(g: TombGame, text: str, player: int = 0) -> Action:

@@ -8,8 +8,9 @@ import json
 
 import pytest
 
+from mummy.games import commitment
 from mummy.server.db import make_engine, migrate
-from mummy.server.service import GameService, ServiceError, commitment
+from mummy.server.service import GameService, ServiceError
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
 

@@ -17,9 +17,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, event, insert, select, text, update
 
 from mummy.bots.registry import make_agent
+from mummy.games import KINDS
 from mummy.server import service as service_module
 from mummy.server.db import migrate
-from mummy.server.games import KINDS
 from mummy.server.models import ActionRow, GameRow
 from mummy.server.service import GameService, ServiceError
 

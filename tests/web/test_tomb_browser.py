@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from mummy.bots.registry import make_agent
-from mummy.server.games import KINDS
+from mummy.games import KINDS
 from tests.helpers import FIVE_FIVE_SEED
 from tests.web.conftest import Watched, api, create, live_view, page_version, shot, wait_moved
 

@@ -28,8 +28,8 @@ from sqlalchemy.exc import DatabaseError, SQLAlchemyError
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from mummy import __version__
+from mummy.games import prepare_content
 from mummy.server.db import make_engine, migrate
-from mummy.server.games import prepare_content
 from mummy.server.hub import CLOSE_INTERNAL, CLOSE_POLICY, CLOSE_TRY_LATER, Connection, Hub
 from mummy.server.hub import MAX_MESSAGE as MAX_MESSAGE  # the websocket limits: docs/server.md §4
 from mummy.server.hub import MAX_RATE as MAX_RATE

@@ -66,10 +66,10 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from mummy.bots.registry import bot_names, make_agent
 from mummy.core.errors import RuleError
 from mummy.core.rng import new_seed
+from mummy.games import EVERYONE, KINDS, GameKind, commitment
 from mummy.server.bots import BOT_SLICE, BOT_THREADS, BotPool
 from mummy.server.cache import IDLE_AFTER, MAX_LIVE, OVER_AFTER, SWEEP_EVERY, LiveCache
 from mummy.server.db import LOOP_WAIT, is_busy, wait_briefly
-from mummy.server.games import EVERYONE, KINDS, GameKind
 from mummy.server.models import ActionRow, GameRow, SeatRow, SecretRow
 
 MAX_NAME = 40
@@ -89,11 +89,6 @@ REPLAY_EVERY = 50
 #: ... for this many games at most (the least recently replayed go first).
 REPLAY_GAMES = 4
 BOT_ID: Final = "bot:"  # the prefix of the client ids of bots' actions
-#: The daily challenge: one solo set-up per game, on one seed a day for everybody.
-DAILY: Final[dict[str, dict[str, Any]]] = {
-    "tomb": {"map": "map1", "mode": "standard"},
-    "treasure": {"sites": ["oasis"], "first": 0, "movable": False},
-}
 
 
 class ServiceError(Exception):
@@ -131,10 +126,6 @@ _STAMP_OVER: Final = _STAMP.values(result=bindparam("b_result"), ranked=bindpara
 _ACTION_COLUMNS: Final = [c.name for c in ActionRow.__table__.columns]
 _UNDONE: Final = json.dumps({"action": "undo"})[1:-1]  # how an undo's stored answer names it
 
-
-def commitment(kind: str, seed: int, nonce: str) -> str:
-    """SHA-256 of the game's secret seed (and nonce), published at the start."""
-    return hashlib.sha256(f"mummy:{kind}:{seed}:{nonce}".encode()).hexdigest()
 
 
 def _hash_token(token: str) -> str:
@@ -443,6 +434,7 @@ class _Live:
     cached_version: int = -1
     cached_state: dict[str, Any] = field(default_factory=dict)
     cached_legal: dict[int, list[str]] = field(default_factory=dict)
+    cached_actions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -457,6 +449,7 @@ class _Live:
         if self.cached_version != self.version:
             self.cached_state = self.kind.view(self.game)
             self.cached_legal = {}
+            self.cached_actions = {}
             self.cached_version = self.version
 
     def state(self) -> dict[str, Any]:
@@ -468,8 +461,15 @@ class _Live:
         """The seat's legal actions at this version (shared: callers must not change it)."""
         self._fresh()
         if seat not in self.cached_legal:
-            self.cached_legal[seat] = self.kind.legal(self.game, seat)
+            self.cached_legal[seat] = [a["text"] for a in self.actions(seat)]
         return self.cached_legal[seat]
+
+    def actions(self, seat: int) -> list[dict[str, Any]]:
+        """The seat's legal actions as data (JSON form and text), at this version (shared)."""
+        self._fresh()
+        if seat not in self.cached_actions:
+            self.cached_actions[seat] = self.kind.legal_json(self.game, seat)
+        return self.cached_actions[seat]
 
 
 class GameService:
@@ -871,13 +871,9 @@ class GameService:
         ranked = solo and live.seats[0].bot is None and not config.get("seed_chosen")
         if not solo:
             return {"b_ranked": False, "b_place": None, "b_score": None, "b_turns": None, "b_ranking": None}
-        if live.row.kind == "tomb":
-            score = final["scores"][0]
-            return {"b_ranked": ranked, "b_place": config["map"], "b_score": score, "b_turns": None,
-                    "b_ranking": -score}
-        turns = final["turns"][0]
-        return {"b_ranked": ranked and final["reason"] == "full", "b_place": config["sites"][0],
-                "b_score": final["squares"][0], "b_turns": turns, "b_ranking": turns}
+        place, score, turns, ranking = live.kind.standing(config, final)
+        return {"b_ranked": ranked and live.kind.rankable(final), "b_place": place, "b_score": score,
+                "b_turns": turns, "b_ranking": ranking}
 
     def _unwritten(self, live: _Live, exc: Exception) -> ServiceError:
         """The write failed: the game in memory ran ahead of the log, so it is dropped and
@@ -982,6 +978,7 @@ class GameService:
         }
         if seat is not None and not over:
             out["legal"] = live.legal(seat)
+            out["actions"] = live.actions(seat)
             out["can_undo"] = live.kind.can_undo(live.game, seat)
         if over:
             out["result"] = live.kind.result(live.game)
@@ -1037,10 +1034,10 @@ class GameService:
 
     def create_daily(self, kind: str, name: str | None = None) -> dict[str, Any]:
         """A solo game on today's challenge seed (the same dice for everybody)."""
-        if kind not in DAILY:
+        if kind not in KINDS:
             raise ServiceError(422, "bad_request", f"unknown game {kind!r}")
         day = today()
-        return self.create(kind, [{"name": name}], dict(DAILY[kind]), seed=self.daily_seed(kind, day), daily=day)
+        return self.create(kind, [{"name": name}], KINDS[kind].daily, seed=self.daily_seed(kind, day), daily=day)
 
     def leaderboard(self, kind: str, where: str | None = None, daily: str | None = None,
                     limit: int = 20) -> list[dict[str, Any]]:
@@ -1068,10 +1065,7 @@ class GameService:
         for g in games:
             entry: dict[str, Any] = {"id": g.id, "name": names.get(g.id), "daily": g.daily,
                                      "finished": g.finished.isoformat() if g.finished else None}
-            if kind == "tomb":
-                entry.update(map=g.place, score=g.score)
-            else:
-                entry.update(site=g.place, turns=g.turns)
+            entry.update(KINDS[kind].board_entry(g.place, g.score, g.turns))
             rows.append(entry)
         return rows
 

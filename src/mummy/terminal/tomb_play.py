@@ -136,7 +136,9 @@ class TombSession(SessionBase):
             return "The game is over. " + self.final()
         try:
             action = parse(text, grid)
-            events = g.apply(p, action)
+            told = len(g.sheets[p].events)
+            g.apply(p, action)
+            events = g.sheets[p].events[told:]
         except RuleError as exc:
             return f"Refused: {exc}\n(type 'legal' for what you can do, 'help' for the notation)"
         out = [f"note: {e}" for e in events]

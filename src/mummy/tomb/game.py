@@ -24,6 +24,7 @@ from typing import Final
 
 from mummy.core.errors import IllegalActionError, quote
 from mummy.core.grid import iter_bits
+from mummy.core.protocol import EVERYONE, Chance
 from mummy.core.rng import draw
 from mummy.tomb.actions import (
     ADD,
@@ -46,6 +47,7 @@ from mummy.tomb.actions import (
 from mummy.tomb.board import DIG as DIG_INDEX
 from mummy.tomb.board import ROOM, SHAPE_INDEX, TombMap, tomb_map
 from mummy.tomb.content import COLOURS, ITEMS, TABLE_SHAPES
+from mummy.tomb.scoring import score
 from mummy.tomb.sheet import AFTER, DONE, ITEM_USES, PLAY, WAITING, Die, Sheet
 
 ROUNDS: Final = 20
@@ -104,12 +106,36 @@ class TombGame:
                                                                      strict=True)]
         self.round = 1
         self.history: list[tuple[int, Action]] = []
+        self.chances: list[Chance] = []  # every roll so far: the rounds' dice, bought dice
         self._undo: list[list[Sheet]] = [[] for _ in self.players]
         self._start_round()
+
+    def copy(self) -> TombGame:
+        """A copy to search on: sheets copied (plain data), maps shared, nothing to undo."""
+        new = TombGame.__new__(TombGame)
+        new.__dict__.update(self.__dict__)
+        new.sheets = [s.copy() for s in self.sheets]
+        new.history = list(self.history)
+        new.chances = list(self.chances)
+        new._undo = [[] for _ in self.sheets]
+        return new
+
+    def seated(self, seat: int) -> TombGame:
+        """A one-player game of this seat's sheet as it stands (for solo search): the
+        same seed, map and round, nothing to undo, no history."""
+        new = self.copy()
+        new.players = (self.players[seat],)
+        new.maps = (self.maps[seat],)
+        new.sheets = [self.sheets[seat].copy()]
+        new.history = []
+        new.chances = [c for c in self.chances if c.seat in (EVERYONE, seat)]
+        new._undo = [[]]
+        return new
 
     # -- rounds ----------------------------------------------------------------------------
     def _start_round(self) -> None:
         a, b = round_dice(self.seed, self.round)
+        self.chances.append(Chance(EVERYONE, f"round {self.round}", (a, b)))
         for sheet in self.sheets:
             carried = tuple(Die(v, "bonus") for v in sheet.next_bonus)
             sheet.row = (*carried, Die(a, "roll"), Die(b, "roll"))
@@ -137,13 +163,27 @@ class TombGame:
         return all(s.phase == DONE for s in self.sheets)
 
     @property
+    def seat_count(self) -> int:
+        return len(self.sheets)
+
+    def to_act(self) -> list[int]:
+        """The players who may act now: everyone still playing the round (T4.2) or the
+        turn after the last round (T4.5), at once."""
+        return [i for i, s in enumerate(self.sheets) if s.phase in (PLAY, AFTER)]
+
+    def returns(self) -> list[float]:
+        """Each player's score as it stands (T7): final once the game is over."""
+        return [float(score(s).total) for s in self.sheets]
+
+    @property
     def dice(self) -> tuple[int, int]:
         """The current round's two shared dice."""
         return round_dice(self.seed, self.round)
 
     # -- checked path ----------------------------------------------------------------------
-    def apply(self, player: int, action: Action) -> list[str]:
-        """Check and apply an action; return what happened worth telling (lost dice...).
+    def apply(self, player: int, action: Action) -> Action:
+        """Check and apply an action; return it as recorded (canonical form). What happened
+        worth telling (a lost die...) is added to the player's ``sheet.events``.
 
         Raises :class:`IllegalActionError` naming the rule, and leaves everything as it
         was, if the action is not legal for this player now.
@@ -169,12 +209,11 @@ class TombGame:
         return True
 
     # -- fast path -------------------------------------------------------------------------
-    def push(self, player: int, action: Action, *, keep_undo: bool = True) -> list[str]:
+    def push(self, player: int, action: Action, *, keep_undo: bool = True) -> Action:
         """Apply an action without checking it (the caller guarantees it is legal)."""
         sheet = self.sheets[player]
         if keep_undo:
             self._undo[player].append(sheet.copy())
-        before = len(sheet.events)
         random_event = _apply(self, player, sheet, action)
         self.history.append((player, action))
         if random_event:
@@ -184,7 +223,7 @@ class TombGame:
             if self.is_over:  # the game is over: final scores stand
                 for stack in self._undo:
                     stack.clear()
-        return list(sheet.events[before:])
+        return action
 
     def undo(self, player: int) -> Action:
         """Take back the player's last action, back to the last random event (T4.6)."""
@@ -713,7 +752,9 @@ def _apply(game: TombGame, seat: int, s: Sheet, a: Action) -> bool:
         s.coins -= 1
     elif kind == BUY:
         s.coins -= 2
-        s.row = (*s.row, Die(bought_die(game.seed, seat, s.buys, game.shared_buys), "buy"))
+        value = bought_die(game.seed, seat, s.buys, game.shared_buys)
+        game.chances.append(Chance(seat, "buy", (value,)))
+        s.row = (*s.row, Die(value, "buy"))
         s.buys += 1
         return True
     elif kind == CHOOSE:

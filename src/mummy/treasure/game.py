@@ -18,6 +18,7 @@ from typing import Final
 
 from mummy.core.errors import IllegalActionError, quote
 from mummy.core.grid import Grid
+from mummy.core.protocol import Chance
 from mummy.core.rng import draw
 from mummy.treasure.actions import PASS, REROLL, ROLL, TAKE, Action, fmt, parse
 from mummy.treasure.board import SiteBoard, site_board
@@ -121,12 +122,36 @@ class TreasureGame:
         self.state = State(tops=(0,) * len(self.pile_names), placed=((),) * n, covered=(0,) * n,
                            current=first, rolls=0, dice="", dice_rolled=0, turns=(0,) * n)
         self.history: list[tuple[int, Action]] = []
+        self.chances: list[Chance] = []  # every roll so far: whose, and the dice that came up
         self._undo: list[State] = []
+
+    def copy(self) -> TreasureGame:
+        """A copy to search on: the state is immutable, so only the lists are new; the
+        piles' order is copied (a search may put a guessed order in it); nothing to undo."""
+        new = TreasureGame.__new__(TreasureGame)
+        new.__dict__.update(self.__dict__)
+        new.order = dict(self.order)
+        new.history = list(self.history)
+        new.chances = list(self.chances)
+        new._undo = []
+        return new
 
     # -- views -----------------------------------------------------------------------------
     @property
     def solo(self) -> bool:
         return len(self.seats) == 1
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.seats)
+
+    def to_act(self) -> list[int]:
+        """The seat whose turn it is (R2.3), or nobody once the game is over."""
+        return [] if self.state.over else [self.state.current]
+
+    def returns(self) -> list[float]:
+        """Each seat's squares covered (R4): final once the game is over."""
+        return [float(n) for n in self.scores()]
 
     @property
     def is_over(self) -> bool:
@@ -290,6 +315,7 @@ class TreasureGame:
             kept = Counter(st.dice) - Counter(action.dice) if kind == REROLL else Counter()
             new = "".join(roll_die(self.seed, st.dice_rolled + i) for i in range(n))
             dice = sort_symbols("".join(kept.elements()) + new)
+            self.chances.append(Chance(seat, kind, new))
             turns = st.turns
             if kind == ROLL:
                 turns = tuple(t + (i == seat) for i, t in enumerate(turns))
@@ -350,18 +376,20 @@ class TreasureGame:
                 return True
         return False
 
-    def undo(self) -> Action:
+    def undo(self, seat: int | None = None) -> Action:
         """Take back the last action, as far back as the last roll of the dice. The end of
-        a game is final (R4): the take that ends it cannot be taken back."""
+        a game is final (R4): the take that ends it cannot be taken back. Given a seat, it
+        must be the seat that made that action (the Tomb's ``undo(player)`` shape)."""
         if self.is_over:
             raise _illegal("R4", "the game is over and its result stands; the last take cannot be undone")
-        if not self._undo:
+        if not self.can_undo(seat):
             raise _illegal("undo", "nothing to undo since the last roll of the dice")
         self.state = self._undo.pop()
         return self.history.pop()[1]
 
-    def can_undo(self) -> bool:
-        return bool(self._undo)
+    def can_undo(self, seat: int | None = None) -> bool:
+        """Whether :meth:`undo` would take something back (for this seat, if given)."""
+        return bool(self._undo) and (seat is None or self.history[-1][0] == seat)
 
     # -- legal actions ---------------------------------------------------------------------
     def _takes(self, seat: int, first_only: bool = False) -> list[Action]:

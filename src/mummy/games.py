@@ -1,40 +1,71 @@
-"""What the server needs from each game, behind one interface (a registry, not if-chains).
+"""The registry of game kinds: the one place that knows which games there are.
 
-A :class:`GameKind` builds an engine game from a stored set-up and seed, applies one
-action given as text for a seat (checked; ``undo`` too), says which seats may act now and
-which seats an accepted action changed (for stale-version checks), and describes the
-game as a seat may see it: never the seed, a future roll or a pile's hidden order.
+Every engine has the same state shape (:class:`mummy.core.protocol.GameState`: who may
+act, legal actions, checked and fast apply, undo, chance events, returns, copy). What
+differs between games is everything around the state, and a :class:`GameKind` says it
+for one game: how a game is set up from a stored configuration and seed, its notation
+(text and JSON, per seat, since squares are named on the seat's own grid), how it is
+described to a seat (never the seed, a future roll or a pile's hidden order), its result,
+its record, and how it ranks on a leaderboard. The CLI, the simulator, the terminal and
+the server look a kind up in :data:`KINDS` by name (or with :func:`kind_of` for a game in
+hand) and never ask which game it is.
+
+Adding a third game means a rules package with an engine of that shape and one more
+``GameKind`` here (see ``docs/architecture.md``).
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Final, Protocol
 
 from mummy.core.errors import IllegalActionError
 from mummy.core.grid import Grid
+from mummy.core.protocol import EVERYONE, GameState
+from mummy.core.records import ReplayResult
 from mummy.tomb.actions import Action as TombAction
 from mummy.tomb.actions import fmt as tomb_fmt
 from mummy.tomb.actions import parse as tomb_parse
+from mummy.tomb.actions import to_json as tomb_json
 from mummy.tomb.board import tomb_map
 from mummy.tomb.content import map_ids
 from mummy.tomb.game import PlayerSetup, TombGame
+from mummy.tomb.record import RECORD_FORMAT as TOMB_RECORD
+from mummy.tomb.record import replay_record as tomb_replay
 from mummy.tomb.record import snapshot as tomb_snapshot
 from mummy.tomb.record import to_record as tomb_record
 from mummy.tomb.scoring import ranking, score
 from mummy.tomb.sheet import MODES
 from mummy.treasure.actions import fmt as treasure_fmt
 from mummy.treasure.actions import parse as treasure_parse
+from mummy.treasure.actions import to_json as treasure_json
 from mummy.treasure.board import site_board
 from mummy.treasure.content import sites
 from mummy.treasure.game import MAX_PLAYERS, Seat, TreasureGame
+from mummy.treasure.record import RECORD_FORMAT as TREASURE_RECORD
+from mummy.treasure.record import replay_record as treasure_replay
 from mummy.treasure.record import snapshot as treasure_snapshot
 from mummy.treasure.record import to_record as treasure_record
 
-EVERYONE: Final = -1
+__all__ = ["EVERYONE", "KINDS", "GameKind", "commitment", "kind_named", "kind_of", "kind_of_record",
+           "prepare_content"]
+
+
+def commitment(kind: str, seed: int | str | None, nonce: str) -> str:
+    """The public SHA-256 commitment to a game's secret seed (with a secret nonce): it
+    is published when the game starts, and the record reveals seed and nonce at the end."""
+    return hashlib.sha256(f"mummy:{kind}:{seed}:{nonce}".encode()).hexdigest()
 
 
 class GameKind(Protocol):
     name: str
+    title: str  # the game's name as people read it
+    record_format: str  # the "format" of its records
+
+    @property
+    def daily(self) -> dict[str, Any]:
+        """The daily challenge's set-up: one solo game a day for everybody (a copy)."""
+        ...
 
     def validate(self, config: dict[str, Any], seats: int) -> dict[str, Any]: ...
 
@@ -60,19 +91,48 @@ class GameKind(Protocol):
         """An action value (a bot's choice) in the notation."""
         ...
 
+    def legal_json(self, game: Any, seat: int) -> list[dict[str, Any]]:
+        """The legal actions as data (each action's JSON form and its ``text``), in the
+        order of :meth:`legal`: a client reads these and never parses the notation."""
+        ...
+
     def record(self, game: Any) -> dict[str, Any]: ...
 
+    def replay_record(self, obj: Any) -> ReplayResult[Any]:
+        """Replay a record (checked); raises the game's ``RecordError`` if it is not one."""
+        ...
+
     def result(self, game: Any) -> dict[str, Any]: ...
+
+    def standing(self, config: dict[str, Any], result: dict[str, Any]) -> tuple[str, int | None, int | None, int]:
+        """A finished solo game on a board: where it was played (map or site), its score,
+        its turns, and the number it ranks by (lower first)."""
+        ...
+
+    def rankable(self, result: dict[str, Any]) -> bool:
+        """Whether a finished solo game belongs on the board at all."""
+        ...
+
+    def board_entry(self, place: str | None, score: int | None, turns: int | None) -> dict[str, Any]:
+        """A board's row in the game's own words (map and score, or site and turns)."""
+        ...
 
 
 class TombKind:
     """The Tomb: everyone plays their own sheet on the round's shared dice."""
 
     name = "tomb"
+    title = "The Mummy's Tomb"
+    record_format = TOMB_RECORD
+
+    @property
+    def daily(self) -> dict[str, Any]:
+        return {"map": "map1", "mode": "standard"}
     MAX_TEXTS = 100_000  # remembered action texts per map (see legal)
 
     def __init__(self) -> None:
         self._texts: dict[str, dict[TombAction, str]] = {}
+        self._json: dict[str, dict[TombAction, dict[str, Any]]] = {}
 
     def validate(self, config: dict[str, Any], seats: int) -> dict[str, Any]:
         map_id = config.get("map", "map1")
@@ -104,7 +164,7 @@ class TombKind:
         return tomb_fmt(action, game.maps[seat].grid), EVERYONE if before != after else seat
 
     def to_act(self, game: TombGame) -> list[int]:
-        return [i for i, s in enumerate(game.sheets) if s.phase in ("play", "after")]
+        return game.to_act()
 
     def is_over(self, game: TombGame) -> bool:
         return game.is_over
@@ -129,6 +189,21 @@ class TombKind:
             out.append(text)
         return out
 
+    def legal_json(self, game: TombGame, seat: int) -> list[dict[str, Any]]:
+        # Remembered per map like the texts (the objects are shared: callers read them).
+        texts, grid = self._memo(game, seat)
+        objs = self._json.setdefault(game.maps[seat].id, {})
+        if len(objs) > self.MAX_TEXTS:
+            objs.clear()
+        out = []
+        for action in game.legal_actions(seat):
+            obj = objs.get(action)
+            if obj is None:
+                text = texts.get(action) or tomb_fmt(action, grid)
+                obj = objs[action] = {"text": text, **tomb_json(action, grid)}
+            out.append(obj)
+        return out
+
     def text(self, game: TombGame, seat: int, action: Any) -> str:
         texts, grid = self._memo(game, seat)
         text = texts.get(action)
@@ -144,16 +219,34 @@ class TombKind:
     def record(self, game: TombGame) -> dict[str, Any]:
         return tomb_record(game)
 
+    def replay_record(self, obj: Any) -> ReplayResult[TombGame]:
+        return tomb_replay(obj)
+
     def result(self, game: TombGame) -> dict[str, Any]:
         scores = [score(s) for s in game.sheets]
         return {"scores": [s.total for s in scores], "places": ranking(scores),
                 "lines": [s.lines for s in scores], "achievements": [list(s.achievements) for s in scores]}
+
+    def standing(self, config: dict[str, Any], result: dict[str, Any]) -> tuple[str, int | None, int | None, int]:
+        return config["map"], result["scores"][0], None, -result["scores"][0]
+
+    def rankable(self, result: dict[str, Any]) -> bool:
+        return True  # every finished sheet has a score (T7)
+
+    def board_entry(self, place: str | None, score: int | None, turns: int | None) -> dict[str, Any]:
+        return {"map": place, "score": score}
 
 
 class TreasureKind:
     """Mummy's Treasure: turns in seat order."""
 
     name = "treasure"
+    title = "Mummy's Treasure"
+    record_format = TREASURE_RECORD
+
+    @property
+    def daily(self) -> dict[str, Any]:
+        return {"sites": ["oasis"], "first": 0, "movable": False}
 
     def validate(self, config: dict[str, Any], seats: int) -> dict[str, Any]:
         if not 1 <= seats <= MAX_PLAYERS:
@@ -183,7 +276,7 @@ class TreasureKind:
         return treasure_fmt(action, game.grid(seat)), EVERYONE
 
     def to_act(self, game: TreasureGame) -> list[int]:
-        return [] if game.is_over else [game.state.current]
+        return game.to_act()
 
     def is_over(self, game: TreasureGame) -> bool:
         return game.is_over
@@ -198,19 +291,58 @@ class TreasureKind:
         grid = game.grid(seat)
         return [treasure_fmt(a, grid) for a in game.legal_actions(seat)]
 
+    def legal_json(self, game: TreasureGame, seat: int) -> list[dict[str, Any]]:
+        grid = game.grid(seat)
+        return [{"text": treasure_fmt(a, grid), **treasure_json(a, grid)} for a in game.legal_actions(seat)]
+
     def text(self, game: TreasureGame, seat: int, action: Any) -> str:
         return treasure_fmt(action, game.grid(seat))
 
     def record(self, game: TreasureGame) -> dict[str, Any]:
         return treasure_record(game)
 
+    def replay_record(self, obj: Any) -> ReplayResult[TreasureGame]:
+        return treasure_replay(obj)
+
     def result(self, game: TreasureGame) -> dict[str, Any]:
         st = game.state
         return {"squares": game.scores(), "places": game.places(), "turns": list(st.turns),
                 "reason": st.reason, "winner": st.winner}
 
+    def standing(self, config: dict[str, Any], result: dict[str, Any]) -> tuple[str, int | None, int | None, int]:
+        turns = result["turns"][0]
+        return config["sites"][0], result["squares"][0], turns, turns
 
-KINDS: Final[dict[str, GameKind]] = {"tomb": TombKind(), "treasure": TreasureKind()}
+    def rankable(self, result: dict[str, Any]) -> bool:
+        return bool(result["reason"] == "full")  # R4.3: a site left unfilled sets no record
+
+    def board_entry(self, place: str | None, score: int | None, turns: int | None) -> dict[str, Any]:
+        return {"site": place, "turns": turns}
+
+
+_TOMB: Final[GameKind] = TombKind()
+_TREASURE: Final[GameKind] = TreasureKind()
+KINDS: Final[dict[str, GameKind]] = {k.name: k for k in (_TOMB, _TREASURE)}
+_BY_ENGINE: Final[dict[type, GameKind]] = {TombGame: _TOMB, TreasureGame: _TREASURE}
+
+
+def kind_named(name: str) -> GameKind:
+    """The kind of the game called ``name``; a ValueError lists the games there are."""
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; games: {', '.join(KINDS)}") from None
+
+
+def kind_of(game: GameState[Any]) -> GameKind:
+    """The kind of an engine game in hand."""
+    return _BY_ENGINE[type(game)]
+
+
+def kind_of_record(obj: Any) -> GameKind | None:
+    """The kind whose records carry this object's ``format``, if any."""
+    fmt = obj.get("format") if isinstance(obj, dict) else None
+    return next((k for k in KINDS.values() if k.record_format == fmt), None)
 
 
 def prepare_content() -> None:
