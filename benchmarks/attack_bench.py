@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import uvloop
-from server_bench import _echo, _player, new_games, post, round_trip_figures
+from server_bench import honest_load, new_games, post, round_trip_figures
 from websockets.asyncio.client import connect
 
 from mummy.server.process import UNLIMITED, free_port, start
@@ -121,15 +121,6 @@ def _attacker(kind: str, port: int, game_ids: list[str], seconds: float, out: An
     out.put((kind, counts))
 
 
-async def _attacked(port: int, games: list[tuple[str, str]], actions: int) -> tuple[list[float], list[float]]:
-    rtts: list[float] = []
-    echoes: list[float] = []
-    base = f"127.0.0.1:{port}"
-    await asyncio.gather(*(_player(base, g, t, actions, rtts, i) for i, (g, t) in enumerate(games)),
-                         *(_echo(base, actions * 4, 4.0, echoes, i) for i in range(max(1, len(games) // 20))))
-    return rtts, echoes
-
-
 def _rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -152,7 +143,7 @@ def attack_figures(clients: int = 200, actions: int = 30) -> dict[str, float]:
             for p in attackers:
                 p.start()
             time.sleep(2.0)  # the readers are in place before the players start
-            rtts, echoes = uvloop.run(_attacked(port, games, actions))
+            rtts, echoes = uvloop.run(honest_load(f"127.0.0.1:{port}", games, actions))
             rss_under_attack = _rss_mb(proc.pid)
             counts = dict(results.get(timeout=60) for _ in range(2))
             flood, spam = counts["flood"], counts["undo"]

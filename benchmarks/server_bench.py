@@ -109,7 +109,10 @@ async def _echo(base: str, count: int, pace: float, out: list[float], seed: int 
             out.append((time.perf_counter() - started) * 1000)
 
 
-async def _load(base: str, games: list[tuple[str, str]], actions: int) -> tuple[list[float], list[float]]:
+async def honest_load(base: str, games: list[tuple[str, str]], actions: int) -> tuple[list[float], list[float]]:
+    """Every game's player plays ``actions`` moves at a person's pace while echo sockets
+    measure the bare round trip beside them: (action round trips, echo round trips), in ms.
+    The attack benchmark runs the same load under attack."""
     rtts: list[float] = []
     echoes: list[float] = []
     # The echo runs through the whole load, so that its p99 rests on hundreds of samples
@@ -127,7 +130,7 @@ def load_figures(clients: int = 200, actions: int = 30) -> dict[str, float]:
         try:
             base = f"127.0.0.1:{port}"
             games = new_games(port, clients)
-            rtts, echoes = uvloop.run(_load(base, games, actions))
+            rtts, echoes = uvloop.run(honest_load(base, games, actions))
         finally:
             proc.kill()
             proc.wait()

@@ -60,7 +60,7 @@ def legal_texts(g: TombGame, player: int = 0) -> set[str]:
 def state(g: TombGame) -> tuple[object, ...]:
     """Everything that defines a game's state, for 'nothing changed' checks."""
     return (g.round, tuple(sheet_state(s) for s in g.sheets), tuple(g.history),
-            tuple(len(u) for u in g._undo))
+            tuple(g.undo_depth(p) for p in range(g.seat_count)))
 
 
 def sheet_state(s: Sheet) -> tuple[object, ...]:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mummy import __version__
 from mummy.core.errors import MummyError, quote
-from mummy.core.rng import new_seed, parse_seed
+from mummy.core.rng import parse_seed
 
 
 def _seed(text: str) -> int:
@@ -37,50 +37,59 @@ def _positive(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from mummy.tomb.content import map_ids
-    from mummy.tomb.sheet import MODES
-    from mummy.treasure.content import sites as treasure_sites
-
+    """The ``mummy`` command line: each subcommand's parser names the function that runs it."""
     parser = argparse.ArgumentParser(prog="mummy", description="The Mummy's Tomb and Mummy's Treasure.")
     parser.add_argument("--version", action="version", version=f"mummy {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
+    _play_parsers(sub)
+    _odds_parser(sub)
+    replay = sub.add_parser("replay", help="replay a game record and say whether it is valid")
+    replay.add_argument("file")
+    replay.add_argument("--show", action="store_true", help="print the final sheets")
+    replay.set_defaults(run=_replay)
+    _sim_parser(sub)
+    report = sub.add_parser("report", help="an HTML report of a simulation's JSON lines")
+    report.add_argument("file")
+    report.add_argument("--out", metavar="DIR", default="report")
+    report.set_defaults(run=_report)
+    _serve_parser(sub)
+    verify = sub.add_parser("verify", help="check a finished online game: its seed commitment and every roll")
+    verify.add_argument("file")
+    verify.set_defaults(run=_verify)
+    sub.add_parser("maps", help="list the Tomb's maps").set_defaults(run=_maps)
+    check = sub.add_parser("check-map", help="validate a Tomb map file (T10)")
+    check.add_argument("file")
+    check.set_defaults(run=_check_map)
+    return parser
+
+
+def _play_parsers(sub: Any) -> None:
+    """``mummy play GAME``: each game's terminal adds its own options (terminal/kinds.py)."""
+    from mummy.terminal.kinds import TERMINALS
 
     play = sub.add_parser("play", help="play in the terminal")
     play_sub = play.add_subparsers(dest="game", required=True)
-    tomb = play_sub.add_parser("tomb", help="The Mummy's Tomb (roll-and-write)")
-    tomb.add_argument("--map", default="map1", choices=map_ids(), help="the map (default map1)")
-    tomb.add_argument("--seed", type=_seed, default=None, help="seed for the dice (default: random)")
-    tomb.add_argument("--players", type=_positive, default=1, help="number of hot-seat players")
-    tomb.add_argument("--mode", default="standard", choices=list(MODES), help="T8.2 starting bonus")
-    tomb.add_argument("--save", metavar="FILE", help="write the game record here when the game ends")
-    tomb.add_argument("--bots", default="", help="bot players after the people, e.g. strong,greedy "
-                      "(random, greedy, strong; mcts with the research extra)")
+    for terminal in TERMINALS.values():
+        terminal.add_parser(play_sub, _seed, _positive).set_defaults(run=terminal.start)
 
-    treasure = play_sub.add_parser("treasure", help="Mummy's Treasure (family dice game)")
-    treasure.add_argument("--players", type=_positive, default=1, help="people at the table (hot seat)")
-    treasure.add_argument("--seed", type=_seed, default=None, help="seed for shuffles and dice")
-    treasure.add_argument("--site", default=None, choices=[*treasure_sites(), "random"],
-                          help="the first seat's site (the others take the next ones), "
-                               "or 'random': sites dealt at random (R2.1)")
-    treasure.add_argument("--first", default="1", help="the seat that starts (1-4), or 'random' (R2.3)")
-    treasure.add_argument("--movable", action="store_true", help="R5.1: tiles may be rearranged")
-    treasure.add_argument("--save", metavar="FILE", help="write the game record here when the game ends")
-    treasure.add_argument("--bots", default="", help="bot seats after the people, e.g. strong "
-                          "(random, greedy, strong; mcts with the research extra)")
 
+def _odds_parser(sub: Any) -> None:
     odds = sub.add_parser("odds", help="exact Treasure dice odds with the best rerolls (R6)")
     odds.add_argument("needs", help="the symbols needed, like SSAA (S A E P C J)")
     odds.add_argument("--dice", default=None,
                       help="the five dice showing, like SSAJP (default: a fresh turn)")
     odds.add_argument("--rolls", type=int, default=None,
                       help="rolls left (default 3 on a fresh turn, 2 with dice showing)")
+    odds.set_defaults(run=_odds)
 
-    replay = sub.add_parser("replay", help="replay a game record and say whether it is valid")
-    replay.add_argument("file")
-    replay.add_argument("--show", action="store_true", help="print the final sheets")
+
+def _sim_parser(sub: Any) -> None:
+    from mummy.games import KINDS
+    from mummy.tomb.content import map_ids
+    from mummy.tomb.sheet import MODES
 
     sim = sub.add_parser("sim", help="simulate many seeded games between bots")
-    sim.add_argument("game", choices=["tomb", "treasure"])
+    sim.add_argument("game", choices=list(KINDS))
     sim.add_argument("--bots", default="strong", help="comma-separated, one per seat: strong,greedy "
                      "(random, greedy, strong; mcts with the research extra)")
     sim.add_argument("--games", type=_positive, default=100)
@@ -95,11 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
                      "rotate through the seats; the sites stay with the seats)")
     sim.add_argument("--movable", action="store_true", help="Treasure movable-tiles variant (R5.1)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(run=_sim)
 
-    report = sub.add_parser("report", help="an HTML report of a simulation's JSON lines")
-    report.add_argument("file")
-    report.add_argument("--out", metavar="DIR", default="report")
 
+def _serve_parser(sub: Any) -> None:
     serve = sub.add_parser("serve", help="the game server (HTTP and websockets)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -113,80 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="HTTP actions one address may send, like 30/second")
     serve.add_argument("--games-overall", metavar="RATE", help="new games the whole server takes, like 600/minute")
     serve.add_argument("--actions-overall", metavar="RATE", help="HTTP actions the whole server takes")
-
-    verify = sub.add_parser("verify", help="check a finished online game: its seed commitment and every roll")
-    verify.add_argument("file")
-
-    sub.add_parser("maps", help="list the Tomb's maps")
-    check = sub.add_parser("check-map", help="validate a Tomb map file (T10)")
-    check.add_argument("file")
-    return parser
-
-
-def _play_tomb(args: argparse.Namespace) -> int:
-    from mummy.bots.registry import make_agent
-    from mummy.terminal.tomb_play import run
-    from mummy.tomb.game import PlayerSetup, TombGame
-
-    bots = _bot_list("tomb", args.bots)
-    if bots is None:
-        return 2
-    seed = args.seed if args.seed is not None else new_seed()
-    players = [PlayerSetup(f"player {i + 1}", args.map, args.mode) for i in range(args.players)]
-    players += [PlayerSetup(f"{b} bot {i + 1}", args.map, args.mode) for i, b in enumerate(bots)]
-    agents = {args.players + i: make_agent("tomb", b, seed + i) for i, b in enumerate(bots)}
-    # A seed drawn at random stays unsaid (it fixes every future roll); the record keeps it.
-    shown = f", seed {seed}" if args.seed is not None else ""
-    print(f"The Mummy's Tomb on {args.map}{shown}. Type 'help' for the notation.")
-    run(TombGame(seed, players), save_path=args.save, bots=agents)
-    return 0
-
-
-def _bot_list(game: str, text: str) -> list[str] | None:
-    from mummy.bots.registry import bot_names
-
-    bots = [b.strip() for b in text.split(",") if b.strip()]
-    unknown = [b for b in bots if b not in bot_names(game)]
-    if unknown:
-        print(f"mummy: unknown bot(s) {', '.join(unknown)}; bots: {', '.join(bot_names(game))}", file=sys.stderr)
-        return None
-    return bots
-
-
-def _play_treasure(args: argparse.Namespace) -> int:
-    from mummy.bots.registry import make_agent
-    from mummy.terminal.treasure_play import run
-    from mummy.treasure.content import sites
-    from mummy.treasure.game import MAX_PLAYERS, Seat, TreasureGame, deal_sites, random_first
-
-    bots = _bot_list("treasure", args.bots)
-    if bots is None:
-        return 2
-    if args.players + len(bots) > MAX_PLAYERS:
-        print(f"mummy play treasure: 1 to {MAX_PLAYERS} players, bots included (R2.1)", file=sys.stderr)
-        return 2
-    seed = args.seed if args.seed is not None else new_seed()
-    labels = [f"player {i + 1}" for i in range(args.players)] + [f"{b} bot {i + 1}" for i, b in enumerate(bots)]
-    if args.site == "random":
-        dealt = deal_sites(seed, len(labels))
-    else:
-        names = list(sites())
-        start = names.index(args.site) if args.site else 0
-        dealt = [names[(start + i) % len(names)] for i in range(len(labels))]
-    if args.first == "random":
-        first = random_first(seed, len(labels))
-    elif args.first.isdecimal() and args.first.isascii() and 1 <= int(args.first) <= len(labels):
-        first = int(args.first) - 1
-    else:
-        print(f"mummy play treasure: --first is a seat from 1 to {len(labels)}, or 'random'", file=sys.stderr)
-        return 2
-    seats = [Seat(label, site) for label, site in zip(labels, dealt, strict=True)]
-    agents = {args.players + i: make_agent("treasure", b, seed + i) for i, b in enumerate(bots)}
-    variant = " (movable tiles)" if args.movable else ""
-    shown = f", seed {seed}" if args.seed is not None else ""
-    print(f"Mummy's Treasure{variant}{shown}; {seats[first].name} starts. Type 'help' for the notation.")
-    run(TreasureGame(seed, seats, movable=args.movable, first=first), save_path=args.save, bots=agents)
-    return 0
+    serve.set_defaults(run=_serve)
 
 
 def _odds(args: argparse.Namespace) -> int:
@@ -239,33 +174,19 @@ def _replay(args: argparse.Namespace) -> int:
     obj = _read_json("replay", args.file)
     if obj is _UNREADABLE:
         return 2
-    fmt = obj.get("format") if isinstance(obj, dict) else None
-    if fmt == "mummy.tomb.record":
-        from mummy.render.tomb_text import render_sheet
-        from mummy.tomb.record import replay_record as replay_tomb
-        from mummy.tomb.scoring import score
+    from mummy.games import KINDS, kind_of_record
+    from mummy.terminal.kinds import TERMINALS
 
-        result: Any = _replayed(obj, replay_tomb)
-        if result is None:
-            return 1
-        game = result.game
-        show = "\n".join(render_sheet(game, i) for i in range(len(game.players)))
-        scores = ", ".join(f"{p.name} {score(s).total}" for p, s in zip(game.players, game.sheets, strict=True))
-        state = f"game {'finished' if game.is_over else f'in progress (round {game.round})'}; scores: {scores}"
-    elif fmt == "mummy.treasure.record":
-        from mummy.render.treasure_text import render_game, result_text
-        from mummy.treasure.record import replay_record as replay_treasure
-
-        result = _replayed(obj, replay_treasure)
-        if result is None:
-            return 1
-        game = result.game
-        show = render_game(game)
-        state = result_text(game) if game.is_over else "game in progress"
-    else:
-        print("mummy replay: invalid record: not a game record ('format' must be "
-              "'mummy.tomb.record' or 'mummy.treasure.record')", file=sys.stderr)
+    kind = kind_of_record(obj)
+    if kind is None:
+        formats = " or ".join(f"'{k.record_format}'" for k in KINDS.values())
+        print(f"mummy replay: invalid record: not a game record ('format' must be {formats})", file=sys.stderr)
         return 1
+    result = _replayed(obj, kind.replay_record)
+    if result is None:
+        return 1
+    game = result.game
+    show, state = TERMINALS[kind.name].describe(game)
     if args.show:
         print(show)
     if not result.ok:
@@ -288,9 +209,9 @@ def _replayed(obj: object, replay: Any) -> Any:
 
 def _sim(args: argparse.Namespace) -> int:
     from mummy.bots.registry import bot_names
+    from mummy.sim.kinds import sim_named
     from mummy.sim.runner import run, specs
     from mummy.sim.summary import format_summary, summarise
-    from mummy.treasure.content import sites
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     unknown = [b for b in bots if b not in bot_names(args.game)]
@@ -299,14 +220,10 @@ def _sim(args: argparse.Namespace) -> int:
               f"bots: {', '.join(bot_names(args.game))}", file=sys.stderr)
         return 2
     site_list = [x.strip() for x in args.sites.split(",") if x.strip()]
-    if args.game == "treasure":
-        if len(bots) > 4:
-            print("mummy sim: Mummy's Treasure seats 1 to 4 bots (R2.1)", file=sys.stderr)
-            return 2
-        bad = [x for x in site_list if x not in sites()]
-        if bad or (site_list and len(site_list) != len(bots)):
-            print(f"mummy sim: --sites needs one of {', '.join(sites())} per seat", file=sys.stderr)
-            return 2
+    problem = sim_named(args.game).problem(bots, site_list)
+    if problem:
+        print(f"mummy sim: {problem}", file=sys.stderr)
+        return 2
     game_specs = specs(args.game, bots, args.games, args.seed, map_id=args.map, mode=args.mode,
                        sites=site_list, movable=args.movable)
     try:
@@ -348,9 +265,9 @@ def _report(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as exc:
         print(f"mummy report: {args.file} line {exc.lineno}: not JSON ({exc.msg})", file=sys.stderr)
         return 2
-    needs = {"tomb": {"game", "seed", "bots", "scores", "breakdown", "achievements", "sheets", "map", "mode",
-                      "seconds"},
-             "treasure": {"game", "seed", "bots", "squares", "places", "turns", "reason", "takes", "chances"}}
+    from mummy.sim.kinds import SIMS
+
+    needs = {name: sim.needs for name, sim in SIMS.items()}
     for number, row in enumerate(rows, start=1):
         game = row.get("game") if isinstance(row, dict) else None
         missing = needs[game] - set(row) if game in needs else None
@@ -411,29 +328,24 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    import hashlib
-
     obj = _read_json("verify", args.file)
     if obj is _UNREADABLE:
         return 2
     if not isinstance(obj, dict):
         print("INVALID: not a game record (a JSON object)")
         return 1
-    fmt = obj.get("format")
-    kind = {"mummy.tomb.record": "tomb", "mummy.treasure.record": "treasure"}.get(fmt if isinstance(fmt, str) else "")
+    from mummy.core.records import RecordError
+    from mummy.games import commitment, kind_of_record
+
+    kind = kind_of_record(obj)
     if kind is None or not isinstance(obj.get("commitment"), str) or not isinstance(obj.get("nonce"), str):
         print("INVALID: not a finished online game's record (it needs format, seed, nonce and commitment)")
         return 1
-    expected = hashlib.sha256(f"mummy:{kind}:{obj.get('seed')}:{obj['nonce']}".encode()).hexdigest()
-    if expected != obj["commitment"]:
+    if commitment(kind.name, obj.get("seed"), obj["nonce"]) != obj["commitment"]:
         print(f"INVALID: the seed and nonce do not match the commitment {obj['commitment']} published at the start")
         return 1
-    if kind == "tomb":
-        from mummy.tomb.record import RecordError, replay_record
-    else:
-        from mummy.treasure.record import RecordError, replay_record  # type: ignore[assignment]
     try:
-        result = replay_record(obj)
+        result = kind.replay_record(obj)
     except RecordError as exc:
         print(f"INVALID: {exc}")
         return 1
@@ -476,30 +388,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "play":
-        return _play_tomb(args) if args.game == "tomb" else _play_treasure(args)
-    if args.command == "odds":
-        return _odds(args)
-    if args.command == "sim":
-        return _sim(args)
-    if args.command == "report":
-        return _report(args)
-    if args.command == "replay":
-        return _replay(args)
-    if args.command == "maps":
-        from mummy.tomb.content import map_ids, map_spec
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)
 
-        for map_id in map_ids():
-            spec = map_spec(map_id)
-            print(f"{map_id}: {spec.title}")
-        return 0
-    if args.command == "serve":
-        return _serve(args)
-    if args.command == "verify":
-        return _verify(args)
-    if args.command == "check-map":
-        return _check_map(args)
-    return 2
+
+def _maps(args: argparse.Namespace) -> int:
+    from mummy.tomb.content import map_ids, map_spec
+
+    for map_id in map_ids():
+        spec = map_spec(map_id)
+        print(f"{map_id}: {spec.title}")
+    return 0
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ class GameKind(Protocol):
     name: str
     title: str  # the game's name as people read it
     record_format: str  # the "format" of its records
+    config_keys: tuple[str, ...]  # the set-up's fields (what validate reads)
 
     @property
     def daily(self) -> dict[str, Any]:
@@ -124,6 +125,7 @@ class TombKind:
     name = "tomb"
     title = "The Mummy's Tomb"
     record_format = TOMB_RECORD
+    config_keys: tuple[str, ...] = ("map", "mode")
 
     @property
     def daily(self) -> dict[str, Any]:
@@ -243,6 +245,7 @@ class TreasureKind:
     name = "treasure"
     title = "Mummy's Treasure"
     record_format = TREASURE_RECORD
+    config_keys: tuple[str, ...] = ("sites", "movable", "first")
 
     @property
     def daily(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from tests.helpers import state
 def play(agents: list[Agent], seed: int) -> TombGame:
     game = TombGame(seed, len(agents))
     while not game.is_over:
-        seat = next(i for i, s in enumerate(game.sheets) if s.phase in ("play", "after"))
+        seat = game.to_act()[0]
         before = state(game)
         action = agents[seat].act(game, seat)
         assert state(game) == before, "a bot changed the game while thinking"

@@ -91,8 +91,8 @@ def test_the_first_step_carries_the_fresh_sheets_score() -> None:
     _obs, info = env.reset(seed=99)
     assert info["score"] == -36
     legal = env.legal_actions()
-    _obs, reward, *_ = env.step(legal[0])
-    assert reward == env.unwrapped._score
+    _obs, reward, _terminated, _truncated, info = env.step(legal[0])
+    assert reward == info["score"]
 
 
 def test_a_game_is_its_seed_plus_its_actions() -> None:

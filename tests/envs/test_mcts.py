@@ -42,6 +42,21 @@ def test_tomb_mcts_searches_its_own_sheet_in_a_game_of_several() -> None:
     assert game.is_legal(2, action)
 
 
+def test_a_search_leaves_the_games_chance_events_alone() -> None:
+    """The search plays on copies (the engines' ``copy()`` and ``seated()``): the rolls it
+    imagines never join the real game's record of chance events."""
+    tomb = TombGame(3, 2)
+    chances = list(tomb.chances)
+    for _ in range(4):
+        MctsAgent(1, simulations=30).act(tomb, 0)
+    assert tomb.chances == chances
+    treasure = TreasureGame(4, 2)
+    treasure.apply(0, treasure.legal_actions(0)[0])
+    chances = list(treasure.chances)
+    MctsAgent(1, simulations=30).act(treasure, 0)
+    assert treasure.chances == chances
+
+
 def test_treasure_mcts_finishes_a_game_against_the_strong_bot() -> None:
     game = TreasureGame(3, 2)
     agents = [MctsAgent(3, simulations=15), make_agent("treasure", "strong", seed=3)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from mummy.server import service as service_module
+from mummy.server import clock
 from mummy.server.service import GameService, ServiceError
 
 
@@ -57,7 +57,7 @@ def test_leaderboards_rank_solo_games_of_people_on_secret_seeds(service: GameSer
 
 def test_daily_challenge_same_dice_for_all_and_secret_until_the_day_ends(
         service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service_module, "today", lambda: "2026-11-29")
+    monkeypatch.setattr(clock, "today", lambda: "2026-11-29")
     a = service.create_daily("tomb", "ann")
     b = service.create_daily("tomb", "bob")
     va, vb = service.view(a["id"], a["seats"][0]["token"]), service.view(b["id"], b["seats"][0]["token"])
@@ -70,7 +70,7 @@ def test_daily_challenge_same_dice_for_all_and_secret_until_the_day_ends(
     with pytest.raises(ServiceError, match="until the day is over"):
         service.record(a["id"])
     assert [r["name"] for r in service.leaderboard("tomb", daily="2026-11-29")] == ["ann"]
-    monkeypatch.setattr(service_module, "today", lambda: "2026-11-30")
+    monkeypatch.setattr(clock, "today", lambda: "2026-11-30")
     assert service.view(a["id"])["reveal"]["seed"] == service.daily_seed("tomb", "2026-11-29")
     assert service.daily_seed("tomb", "2026-11-30") != service.daily_seed("tomb", "2026-11-29")
 
@@ -94,9 +94,9 @@ def test_finished_and_expired_games_take_no_more_actions(service: GameService,
         with pytest.raises(ServiceError) as info:
             service.act(game_id, token, f"late-{text}", version, text)
         assert info.value.code == "over"
-    monkeypatch.setattr(service_module, "today", lambda: "2026-11-29")
+    monkeypatch.setattr(clock, "today", lambda: "2026-11-29")
     daily = service.create_daily("tomb", "ann")
-    monkeypatch.setattr(service_module, "today", lambda: "2026-11-30")
+    monkeypatch.setattr(clock, "today", lambda: "2026-11-30")
     with pytest.raises(ServiceError, match="has ended"):
         service.act(daily["id"], daily["seats"][0]["token"], "x", service.view(daily["id"])["version"], "1:5a.r0@J1")
 

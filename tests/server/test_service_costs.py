@@ -18,7 +18,8 @@ from sqlalchemy import Engine, event, insert, select, text, update
 
 from mummy.bots.registry import make_agent
 from mummy.games import KINDS
-from mummy.server import service as service_module
+from mummy.server import clock
+from mummy.server import live as live_module
 from mummy.server.db import migrate
 from mummy.server.models import ActionRow, GameRow
 from mummy.server.service import GameService, ServiceError
@@ -84,7 +85,7 @@ def test_undos_per_seat_and_round_are_capped_and_the_count_survives_a_restart(
 
 def test_undos_stop_at_the_cap_on_a_games_log_and_http_says_429(
         client: TestClient, service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service_module, "MAX_LOG", 6)
+    monkeypatch.setattr(live_module, "MAX_LOG", 6)
     created = client.post("/api/games", json={"game": "tomb", "seats": [{"name": "a"}]}).json()
     game_id, token = created["id"], created["seats"][0]["token"]
     head = {"Authorization": f"Bearer {token}"}
@@ -285,13 +286,13 @@ def finish(service: GameService, game_id: str, *tokens: str) -> None:
 
 def test_a_board_shows_when_a_game_finished_and_0004_fills_games_finished_before_it(
         service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = [datetime(2026, 3, 1, 12, 0)]
+    times = [datetime(2026, 3, 1, 12, 0)]
 
     def now() -> datetime:
-        clock[0] += timedelta(seconds=1)
-        return clock[0]
+        times[0] += timedelta(seconds=1)
+        return times[0]
 
-    monkeypatch.setattr(service_module, "_now", now)
+    monkeypatch.setattr(clock, "now", now)
     games = [service.create("tomb", [{"name": "ann"}], {}), service.create("treasure", [{"name": "bob"}], {}),
              service.create("tomb", [{"name": "cy"}], {}, seed=5),  # a chosen seed: no record
              service.create("tomb", [{"name": "di"}, {"name": "ed"}], {})]  # not solo: no record
@@ -314,7 +315,7 @@ def test_a_board_shows_when_a_game_finished_and_0004_fills_games_finished_before
 
 def test_a_daily_challenges_log_is_its_players_alone_until_the_day_is_over(
         client: TestClient, service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service_module, "today", lambda: "2026-11-29")
+    monkeypatch.setattr(clock, "today", lambda: "2026-11-29")
     leader = service.create_daily("tomb", "ann")
     game_id, token = leader["id"], leader["seats"][0]["token"]
     finish(service, game_id, token)
@@ -335,7 +336,7 @@ def test_a_daily_challenges_log_is_its_players_alone_until_the_day_is_over(
         assert client.get(f"/api/games/{game_id}/{path}").status_code == 409
         assert client.get(f"/api/games/{game_id}/{path}", headers={"Authorization": f"Bearer {token}"}
                           ).status_code == 409
-    monkeypatch.setattr(service_module, "today", lambda: "2026-11-30")  # the day is over: open to all
+    monkeypatch.setattr(clock, "today", lambda: "2026-11-30")  # the day is over: open to all
     with client.websocket_connect(f"/ws/games/{game_id}") as spectator:
         spectator.receive_json()
         spectator.send_json({"type": "sync", "version": 0})

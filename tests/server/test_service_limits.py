@@ -26,7 +26,8 @@ from mummy.server import bots
 from mummy.server.app import create_app
 from mummy.server.bots import BotPool
 from mummy.server.db import make_engine
-from mummy.server.service import GameService, _Live
+from mummy.server.live import LiveGame
+from mummy.server.service import GameService
 from tests.server.conftest import logged
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
@@ -58,7 +59,7 @@ def ready_to_end(service: GameService, game_id: str, token: str) -> int:
 def live_objects(game_ids: set[str]) -> int:
     """How many of these games are in memory anywhere (the cache or anything else)."""
     gc.collect()
-    return sum(1 for o in gc.get_objects() if isinstance(o, _Live) and o.row.id in game_ids)
+    return sum(1 for o in gc.get_objects() if isinstance(o, LiveGame) and o.row.id in game_ids)
 
 
 # -- 1. the games in memory -----------------------------------------------------------------
@@ -132,7 +133,7 @@ def test_finished_games_go_soon_and_games_in_play_stay(service: GameService) -> 
         n += 1
         svc.act(over, token, f"c{n}", view["version"], view["legal"][0])
     assert svc.sweep() == 1
-    assert over not in svc._live and running in svc._live
+    assert over not in svc.live_ids and running in svc.live_ids
     assert svc.view(over, token) == view  # reveal and result included
 
 
@@ -140,19 +141,21 @@ def test_games_in_use_or_watched_are_never_let_go(service: GameService) -> None:
     svc = GameService(service.engine, max_live=1)
     first, _ = tomb(svc)
     second, _ = tomb(svc)
-    assert list(svc._live) == [second]  # the least recently used went
-    with svc._live[second].lock:  # a move being written, a bot thinking
+    assert svc.live_ids == [second]  # the least recently used went
+    held = svc.cached(second)
+    assert held is not None
+    with held.lock:  # a move being written, a bot thinking
         third, _ = tomb(svc)
-        assert set(svc._live) == {second, third}  # over the bound, rather than let it go
-        assert svc.sweep() == 1 and set(svc._live) == {second}
+        assert set(svc.live_ids) == {second, third}  # over the bound, rather than let it go
+        assert svc.sweep() == 1 and set(svc.live_ids) == {second}
     svc.attach(watched=lambda game_id: game_id == second)  # a websocket is open on it
     svc.view(first)
-    assert set(svc._live) == {first, second}
-    assert svc.sweep() == 1 and set(svc._live) == {second}
+    assert set(svc.live_ids) == {first, second}
+    assert svc.sweep() == 1 and set(svc.live_ids) == {second}
     idle = GameService(service.engine, idle_after=0.0)
     idle.attach(watched=lambda game_id: game_id == second)
     idle.view(first), idle.view(second), idle.view(third)
-    assert idle.sweep() == 2 and set(idle._live) == {second}  # idle, but watched
+    assert idle.sweep() == 2 and set(idle.live_ids) == {second}  # idle, but watched
 
 
 def test_every_move_counts_once_while_games_come_and_go(service: GameService) -> None:

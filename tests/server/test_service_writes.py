@@ -16,7 +16,8 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from mummy.server.db import make_engine
-from mummy.server.service import GameService, ServiceError, _Write
+from mummy.server.service import GameService, ServiceError
+from mummy.server.writer import Write
 from tests.server.conftest import logged
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
@@ -45,15 +46,15 @@ def test_a_move_on_the_loop_is_committed_before_it_is_answered(service: GameServ
 
 def test_moves_made_on_the_loop_in_one_turn_share_one_commit(service: GameService, db_url: str) -> None:
     games = [solo(service) for _ in range(5)]
-    writer = service._writer
-    real, batches = writer._commit, []
+    writer = service.writer
+    real, batches = writer.execute, []
 
     def counted(conn, batch):  # type: ignore[no-untyped-def]
         batches.append(len(batch))
         assert not any(w.done.done() for w in batch)  # nobody is answered before the commit
-        return real(conn, batch)
+        real(conn, batch)
 
-    writer._commit = counted  # type: ignore[method-assign]
+    writer.execute = counted
 
     async def everyone() -> list[dict[str, Any] | None]:
         moves = []
@@ -65,7 +66,7 @@ def test_moves_made_on_the_loop_in_one_turn_share_one_commit(service: GameServic
     try:
         results = asyncio.run(everyone())
     finally:
-        writer._commit = real  # type: ignore[method-assign]
+        writer.execute = real
     if service.engine.dialect.name == "sqlite":
         assert batches == [5]  # one commit (one disk sync) for the five
     else:  # across a network: the writer thread's group commits, as they come
@@ -81,7 +82,8 @@ def test_moves_made_on_the_loop_in_one_turn_share_one_commit(service: GameServic
 def test_the_loop_hands_a_busy_or_unloaded_game_to_a_thread(service: GameService, db_url: str) -> None:
     game_id, token = solo(service)
     view = service.view(game_id, token)
-    live = service._live[game_id]
+    live = service.cached(game_id)
+    assert live is not None
     with live.lock:  # a bot thinking, or a move being written, in a thread
         assert asyncio.run(service.act_now(game_id, token, "c1", 0, view["legal"][0])) is None
         assert service.views_now(game_id, [token]) is None
@@ -103,7 +105,7 @@ def test_refusals_on_the_loop_are_the_same_as_in_a_thread(service: GameService) 
 
 
 def test_group_commits_write_every_move_of_many_games_once(service: GameService, db_url: str) -> None:
-    service._inline = False  # the writer thread, as for PostgreSQL
+    service.inline = False  # the writer thread, as for PostgreSQL
     games = [solo(service) for _ in range(12)]
 
     def play(game: tuple[str, str]) -> list[dict[str, Any]]:
@@ -124,11 +126,11 @@ def test_group_commits_write_every_move_of_many_games_once(service: GameService,
 
 
 def test_a_bad_write_fails_alone_in_its_batch(service: GameService) -> None:
-    service._inline = False
+    service.inline = False
     (first, token1), (second, token2) = solo(service), solo(service)
-    writer = service._writer
+    writer = service.writer
     started, release = threading.Event(), threading.Event()
-    real = writer._write
+    real = writer.execute
     sizes = []
 
     def held(conn, batch):  # type: ignore[no-untyped-def]
@@ -137,7 +139,7 @@ def test_a_bad_write_fails_alone_in_its_batch(service: GameService) -> None:
         release.wait(5)
         real(conn, batch)
 
-    writer._write = held  # type: ignore[method-assign]
+    writer.execute = held
     try:
         with ThreadPoolExecutor(3) as pool:
             v1 = service.view(first, token1)
@@ -146,13 +148,14 @@ def test_a_bad_write_fails_alone_in_its_batch(service: GameService) -> None:
             v2 = service.view(second, token2)
             good = pool.submit(service.act, second, token2, "b", 0, v2["legal"][0])
             # A row that cannot be written (its place in the log is taken), in the same batch.
-            live = service._live[second]
+            live = service.cached(second)
+            assert live is not None
             deadline = time.monotonic() + 5
-            while writer._queue.empty() and time.monotonic() < deadline:
+            while not writer.queued and time.monotonic() < deadline:
                 time.sleep(0.001)
             bad_row = {"game_id": first, "seq": 1, "seat": 0, "text": "end", "affects": 0, "client_id": "x",
                        "result": "{}", "created": live.row.created}
-            bad = _Write(bad_row, {"b_id": first, "b_version": 1, "b_over": False})
+            bad = Write(bad_row, {"b_id": first, "b_version": 1, "b_over": False})
             writer.submit(bad)
             release.set()
             assert blocker.result(5)["version"] == 1
@@ -161,25 +164,26 @@ def test_a_bad_write_fails_alone_in_its_batch(service: GameService) -> None:
             bad.done.result(5)
         assert sizes[:2] == [1, 2]  # the good and the bad were one batch, then each alone
     finally:
-        writer._write = real  # type: ignore[method-assign]
+        writer.execute = real
     assert logged(service, first) == 1 and logged(service, second) == 1
 
 
 def test_a_move_whose_caller_goes_away_mid_write_still_counts(service: GameService) -> None:
-    service._inline = False
+    service.inline = False
     game_id, token = solo(service)
-    writer = service._writer
+    writer = service.writer
     started, release = threading.Event(), threading.Event()
-    real = writer._write
+    real = writer.execute
 
     def held(conn, batch):  # type: ignore[no-untyped-def]
         started.set()
         release.wait(5)
         real(conn, batch)
 
-    writer._write = held  # type: ignore[method-assign]
+    writer.execute = held
     view = service.view(game_id, token)
-    live = service._live[game_id]
+    live = service.cached(game_id)
+    assert live is not None
 
     async def go_away() -> None:
         task = asyncio.create_task(service.act_now(game_id, token, "c1", 0, view["legal"][0]))
@@ -197,7 +201,7 @@ def test_a_move_whose_caller_goes_away_mid_write_still_counts(service: GameServi
         while live.lock.locked() and time.monotonic() < deadline:
             time.sleep(0.005)
     finally:
-        writer._write = real  # type: ignore[method-assign]
+        writer.execute = real
         release.set()
     assert service.view(game_id, token)["version"] == 1
     assert logged(service, game_id) == 1

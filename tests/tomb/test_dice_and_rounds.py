@@ -236,6 +236,33 @@ def test_undo_goes_back_to_the_last_random_event() -> None:
     assert not g.can_undo(0)
 
 
+def test_undo_depth_counts_what_undo_can_take_back() -> None:
+    g = game()
+    act(g, "1:5a.r0@J1")
+    act(g, "2:5b.r3@J4")
+    assert g.undo_depth(0) == 2
+    g.undo(0)
+    assert g.undo_depth(0) == 1
+    g.sheets[0].coins = 2
+    act(g, "buy")
+    assert g.undo_depth(0) == 0 and not g.can_undo(0)
+
+
+def test_T4_3_a_bought_die_weighed_face_by_face_on_copies() -> None:
+    """What the strong bot asks before buying: the game with each face bought, on a copy."""
+    g = game()
+    g.sheets[0].coins = 3
+    before = state(g)
+    for face in range(1, 7):
+        hypo = g.with_bought_die(0, face)
+        s = hypo.sheets[0]
+        assert s.row[-1] == Die(face, "buy") and s.coins == 1 and len(s.row) == 3
+    assert state(g) == before
+    g.sheets[0].coins = 1
+    with pytest.raises(IllegalActionError):
+        g.with_bought_die(0, 4)
+
+
 def test_undo_of_an_end_while_others_still_play() -> None:
     g = TombGame(FIVE_FIVE_SEED, 2)
     use_all_dice(g, 0)

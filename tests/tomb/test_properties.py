@@ -28,7 +28,7 @@ setups = st.lists(
 
 
 def active(g: TombGame) -> int:
-    return next(i for i, s in enumerate(g.sheets) if s.phase in ("play", "after"))
+    return g.to_act()[0]
 
 
 def connected(sheet: Sheet) -> bool:

@@ -19,7 +19,7 @@ def random_game(seed: int, players: int = 1, steps: int | None = None, shared_bu
     rng = random.Random(seed)
     n = 0
     while not g.is_over and (steps is None or n < steps):
-        p = next(i for i, s in enumerate(g.sheets) if s.phase in ("play", "after"))
+        p = g.to_act()[0]
         g.apply(p, rng.choice(g.legal_actions(p)))
         n += 1
     return g

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import urllib.parse
 import urllib.request
 from typing import Any
 
@@ -40,3 +41,25 @@ def test_a_game_page_opens_and_a_bad_one_says_so(web: Watched) -> None:
     page.wait_for_selector(".error-page")
     assert "no game" in page.inner_text(".error-page")
     shot(page, "error-page")
+
+
+def test_content_gives_the_rules_constants_the_pages_show(server: str) -> None:
+    # The pages read these here (js/constants.js), never as literals of their own.
+    tomb = api(server, "/api/content/tomb")["rules"]
+    assert (tomb["rounds"], tomb["alerts"], tomb["row_size"]) == (20, 18, 4)
+    assert tomb["dig_sides"] == ["n", "e", "s", "w", "ne", "ns", "nw", "es", "ew", "sw"]
+    assert api(server, "/api/content/treasure")["rules"] == {"rolls": 3, "dice": 5, "symbols": "SAEPCJ"}
+
+
+def test_a_game_page_loads_its_own_game_only(web: Watched) -> None:
+    for game, other in (("tomb", "treasure"), ("treasure", "tomb")):
+        created = create(web.base, {"game": game, "seats": [{"name": "Ada"}], "seed": 1})
+        page: Any = web.page()
+        asked: list[str] = []
+        page.on("request", lambda r, asked=asked: asked.append(urllib.parse.urlparse(r.url).path))
+        page.goto(web.base + created["seats"][0]["invite"])
+        page.wait_for_selector("#sheet" if game == "tomb" else ".treasure")
+        assert f"/static/js/{game}.js" in asked and f"/api/content/{game}" in asked
+        theirs = [p for p in asked if p.startswith(("/static/", "/api/content/")) and other in p]
+        assert theirs == [], theirs
+        page.close()

@@ -46,8 +46,14 @@ def test_new_games_through_the_form_and_my_games(web: Watched) -> None:
     page = _start(web)
     assert page.locator("#tomb-map option").all_inner_texts()[:2] == ["Map 1", "Map 2 (advanced)"]
     shot(page, "start-page")
+    tomb_id = _new_tomb_through_the_form(page)
+    page = _start(web)
+    treasure_id, hrefs = _new_treasure_through_the_form(web, page)
+    _my_games_list_both(web, page, tomb_id, treasure_id, hrefs)
 
-    # The Tomb: one person and a greedy bot; a single person goes straight to the game.
+
+def _new_tomb_through_the_form(page: Any) -> str:
+    """The Tomb: one person and a greedy bot; a single person goes straight to the game."""
     page.select_option("#game-kind", "tomb")
     page.fill(_seat(1, "seat-name"), "Ada")
     page.click("#add-seat")
@@ -61,9 +67,11 @@ def test_new_games_through_the_form_and_my_games(web: Watched) -> None:
     tomb_id = view["id"]
     assert view["you"] == 0 and view["game"] == "tomb" and view["config"]["mode"] == "easy"
     assert [s["bot"] for s in view["seats"]] == [None, "greedy"] and view["seats"][0]["name"] == "Ada"
+    return str(tomb_id)
 
-    # Treasure: two people; the invitations are shown, and Bob's opens Bob's seat.
-    page = _start(web)
+
+def _new_treasure_through_the_form(web: Watched, page: Any) -> tuple[str, list[str]]:
+    """Treasure: two people; the invitations are shown, and Bob's opens Bob's seat."""
     page.select_option("#game-kind", "treasure")
     assert page.is_visible("#treasure-options") and not page.is_visible("#tomb-options")
     page.fill(_seat(1, "seat-name"), "Ada")
@@ -92,8 +100,11 @@ def test_new_games_through_the_form_and_my_games(web: Watched) -> None:
     bob.wait_for_function(SEAT_1)
     assert bob.evaluate("window.mummyLive.view.seats[1].name") == "Bob"
     bob.close()
+    return treasure_id, hrefs
 
-    # My games (same browser): the Tomb game, and both Treasure seats (Bob's link was opened here).
+
+def _my_games_list_both(web: Watched, page: Any, tomb_id: str, treasure_id: str, hrefs: list[str]) -> None:
+    """My games (same browser): the Tomb game, and both Treasure seats (Bob's link was opened here)."""
     page.reload()
     page.wait_for_selector("#app[data-ready=yes]")
     mine = page.locator("#my-games li.game-item")

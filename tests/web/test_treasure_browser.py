@@ -71,37 +71,46 @@ def test_a_game_against_a_bot_to_the_end_by_clicking(web: Watched) -> None:
         if view["over"]:
             break
         assert view["to_act"] == [0]  # the bot plays its whole turns before ours comes back
-        legal = view["legal"]
-        takes = _takes(legal)
-        if "roll" in legal:
-            _click_and_wait(page, "#roll")
-        elif takes:
-            pile = list(takes)[-1]  # the biggest tile on offer
-            tiles = len(view["state"]["seats"][0]["tiles"])
-            text = _place(page, pile, legal)
-            if not shots["turn"]:
-                page.hover(f"#my-site [data-square={text.split('@')[1].split('.')[0]}]")
-                page.wait_for_selector("#my-site .ghost.ok")
-                shot(page, "treasure-turn")
-                shots["turn"] = True
-            _click_and_wait(page, page.locator(f"#my-site [data-square={text.split('@')[1].split('.')[0]}]"))
-            seat = live_view(page)["state"]["seats"][0]
-            assert len(seat["tiles"]) == tiles + 1
-        elif "pass" in legal:
-            _click_and_wait(page, "#pass")
-        else:
-            # Hold the dice for the biggest tile the odds suggest, and reroll the others.
-            suggest = page.locator("[data-pile] button.suggest")
-            if suggest.count():
-                suggest.last.click()
-            action = page.get_attribute("#roll", "data-action")
-            assert action in legal, (action, legal)
-            _click_and_wait(page, "#roll")
+        _play_one_step(page, view, shots)
     else:
         raise AssertionError("the game did not end")
-
     page.wait_for_selector("#result")
-    final = api(web.base, f"/api/games/{created['id']}")
+    _the_result_is_shown(page, api(web.base, f"/api/games/{created['id']}"))
+    shot(page, "treasure-over")
+
+
+def _play_one_step(page: Any, view: dict[str, Any], shots: dict[str, bool]) -> None:
+    """Roll, take the biggest tile on offer, pass, or hold for the suggested tile and reroll."""
+    legal = view["legal"]
+    takes = _takes(legal)
+    if "roll" in legal:
+        _click_and_wait(page, "#roll")
+    elif takes:
+        pile = list(takes)[-1]  # the biggest tile on offer
+        tiles = len(view["state"]["seats"][0]["tiles"])
+        text = _place(page, pile, legal)
+        if not shots["turn"]:
+            page.hover(f"#my-site [data-square={text.split('@')[1].split('.')[0]}]")
+            page.wait_for_selector("#my-site .ghost.ok")
+            shot(page, "treasure-turn")
+            shots["turn"] = True
+        _click_and_wait(page, page.locator(f"#my-site [data-square={text.split('@')[1].split('.')[0]}]"))
+        seat = live_view(page)["state"]["seats"][0]
+        assert len(seat["tiles"]) == tiles + 1
+    elif "pass" in legal:
+        _click_and_wait(page, "#pass")
+    else:
+        # Hold the dice for the biggest tile the odds suggest, and reroll the others.
+        suggest = page.locator("[data-pile] button.suggest")
+        if suggest.count():
+            suggest.last.click()
+        action = page.get_attribute("#roll", "data-action")
+        assert action in legal, (action, legal)
+        _click_and_wait(page, "#roll")
+
+
+def _the_result_is_shown(page: Any, final: dict[str, Any]) -> None:
+    """The headline, the ranked table and the final site, as the server has them."""
     assert final["over"]
     result = final["result"]
     winners = [i for i, p in enumerate(result["places"]) if p == 1]
@@ -123,7 +132,6 @@ def test_a_game_against_a_bot_to_the_end_by_clicking(web: Watched) -> None:
     assert sorted(covered) == sorted(mine["covered"])
     assert page.locator("#my-site .tile").count() == len(mine["tiles"])
     assert page.locator(".treasure button:enabled").count() == 0  # nothing left to do
-    shot(page, "treasure-over")
 
 
 def test_a_bad_placement_is_refused_with_its_rule_and_nothing_is_lost(web: Watched) -> None:

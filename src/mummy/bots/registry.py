@@ -28,6 +28,13 @@ AGENTS: Final[dict[str, dict[str, Any]]] = {
 }
 
 
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot at ``seat`` in a game on ``game_seed``: its own for each seat
+    and each game (for seeds below 2**53 and fewer than 1000 seats), and the same for
+    the same game wherever it is played (terminal, simulation or server)."""
+    return game_seed * 1000 + seat
+
+
 def bot_names(game: str) -> list[str]:
     return list(AGENTS[game])
 

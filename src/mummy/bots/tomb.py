@@ -13,22 +13,31 @@
   near the end, when it closes them.
 
 Bots use the engine's fast path (``push``/``undo``) to look ahead and leave the game as
-they found it. Everything is seeded: the same seed and game give the same actions.
+they found it; a die bought for 2 coins is weighed on the engine's copies of the game with
+each face bought (:meth:`~mummy.tomb.game.TombGame.with_bought_die`). Rule constants and
+monster preconditions come from :mod:`mummy.tomb.rules`, never copied here. Everything is
+seeded: the same seed and game give the same actions.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Final
 
 from mummy.bots.base import SeededAgent
 from mummy.tomb.actions import ADD, BUY, CHOOSE, DIG, DOWN, END, ERASE, UP, Action
-from mummy.tomb.game import ROUNDS, TombGame
+from mummy.tomb.game import TombGame
+from mummy.tomb.rules import (
+    ALERTS_PER_BOX,
+    HIT_MULTIPLIERS,
+    MUMMY_BOXES,
+    ROUNDS,
+    hit_worth,
+    monster_targets,
+    mummy_boxes_unlocked,
+)
 from mummy.tomb.scoring import score
-from mummy.tomb.sheet import PLAY, Die, Sheet
-
-HIT_MULT: Final = (1, 1, 2, 2, 3, 3)
+from mummy.tomb.sheet import PLAY, Sheet
 
 
 @dataclass(frozen=True)
@@ -212,12 +221,13 @@ def evaluate(sheet: Sheet, round_no: int, w: Weights = W) -> float:
     )
     # The Mummy: unlocked boxes still empty, and the alerts towards the next one.
     hits = len(s.hits)
-    unlocked = min(s.alerts, 18) // 3
+    unlocked = mummy_boxes_unlocked(s)
     future_round = min(ROUNDS, round_no + 2)
-    for k in range(hits, min(unlocked, 6)):
-        value += w.mummy_box * (21 - future_round) * HIT_MULT[k]
-    if unlocked < 6 and left > 1:
-        value += 0.25 * (s.alerts % 3) * (21 - future_round) * HIT_MULT[min(unlocked, 5)] / 3
+    for k in range(hits, min(unlocked, MUMMY_BOXES)):
+        value += w.mummy_box * hit_worth(future_round) * HIT_MULTIPLIERS[k]
+    if unlocked < MUMMY_BOXES and left > 1:
+        value += (0.25 * (s.alerts % ALERTS_PER_BOX) * hit_worth(future_round)
+                  * HIT_MULTIPLIERS[min(unlocked, MUMMY_BOXES - 1)] / ALERTS_PER_BOX)
     # The Tile Table: marks lead to bonus dice and keys (T2.4).
     value += w.mark * s.marks.bit_count() * live
     # What the dungeon can still reach.
@@ -317,17 +327,7 @@ class StrongTombAgent(SeededAgent):
         if self.buy and any(a.kind == BUY for a in legal):
             # A die rolled for 2 coins is a chance event: buy when the average best round
             # over its six faces beats the best round without it.
-            sheet = game.sheets[seat]
-            outcomes = []
-            for face in range(1, 7):
-                hypo = sheet.copy()
-                hypo.coins -= 2
-                hypo.row = (*hypo.row, Die(face, "buy"))
-                game.sheets[seat] = hypo
-                try:
-                    outcomes.append(self._search(game, seat)[0])
-                finally:
-                    game.sheets[seat] = sheet
+            outcomes = [self._search(game.with_bought_die(seat, face), seat)[0] for face in range(1, 7)]
             if sum(outcomes) / 6 > value + 0.5:
                 return Action(BUY)
         if not plan:
@@ -362,20 +362,9 @@ class StrongTombAgent(SeededAgent):
 
     @staticmethod
     def _wanted_values(sheet: Sheet) -> set[int]:
-        wanted = set()
-        if sheet.oozes_found > sheet.oozes_defeated:
-            wanted.add(1)
-        if sheet.oozes_defeated > sheet.skel_defeated.bit_count():
-            wanted.add(2)
-        if sheet.sarc_opened > sheet.zombies_defeated:
-            wanted.add(3)
-        if sheet.golems_found & sheet.gems_found & ~sheet.golems_defeated:
-            wanted.add(4)
-        if sheet.mimics_found > sheet.mimics_defeated and sheet.keys:
-            wanted.add(5)
-        if len(sheet.hits) < min(sheet.alerts, 18) // 3:
-            wanted.add(6)
-        return wanted
+        """Die values worth choosing: those that can defeat something now, by the engine's
+        own preconditions (T5.3, T5.6); a 5 only while a key is held."""
+        return {v for v in range(1, 7) if monster_targets(sheet, v) and (v != 5 or sheet.keys)}
 
     def _search(self, game: TombGame, seat: int, everything: bool = False) -> tuple[float, list[Action]]:
         """The best sequence of actions for the rest of the round, and its value."""
@@ -413,6 +402,16 @@ class StrongTombAgent(SeededAgent):
             if deadline and time.perf_counter() > deadline:
                 break
         # Finish with the best sequence that uses every die; else the best partial one.
+        best_done = self._best_finished(game, seat, beam, best_done)
+        if best_done[1] or best_done[0] > -1e17:
+            return best_done
+        return beam[0] if beam else (start, [])
+
+    @staticmethod
+    def _best_finished(game: TombGame, seat: int, beam: list[tuple[float, list[Action]]],
+                       best: tuple[float, list[Action]]) -> tuple[float, list[Action]]:
+        """The best of ``best`` and the sequences of the last beam that use every die
+        (played out and taken back, so the game is left as it was)."""
         for v, seq in beam:
             for a in seq:
                 game.push(seat, a)
@@ -420,11 +419,9 @@ class StrongTombAgent(SeededAgent):
             done = sheet.phase != PLAY or all(d.used for d in sheet.row)
             for _a in seq:
                 game.undo(seat)
-            if done and v > best_done[0]:
-                best_done = (v, seq)
-        if best_done[1] or best_done[0] > -1e17:
-            return best_done
-        return beam[0] if beam else (start, [])
+            if done and v > best[0]:
+                best = (v, seq)
+        return best
 
 
 __all__ = ["GreedyTombAgent", "RandomTombAgent", "StrongTombAgent", "Weights", "evaluate", "gain"]

@@ -17,8 +17,8 @@ from __future__ import annotations
 from mummy.bots.base import SeededAgent
 from mummy.treasure.actions import PASS, REROLL, ROLL, TAKE, Action
 from mummy.treasure.board import SiteBoard
-from mummy.treasure.content import Tile
-from mummy.treasure.game import ROLLS, TreasureGame, contains
+from mummy.treasure.content import ROLLS, Tile
+from mummy.treasure.game import TreasureGame, contains
 from mummy.treasure.odds import best_decision, odds
 
 

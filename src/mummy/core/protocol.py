@@ -22,7 +22,7 @@ a game's name to its engine, notation and record lives above the rules, in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, NamedTuple, Protocol, Self, TypeVar
+from typing import Final, NamedTuple, Protocol, Self, TypeVar, runtime_checkable
 
 EVERYONE: Final = -1  # a chance event or a change that concerns every seat
 
@@ -39,6 +39,7 @@ class Chance(NamedTuple):
 A = TypeVar("A")
 
 
+@runtime_checkable
 class GameState(Protocol[A]):
     """What both engines offer (see the module's docstring)."""
 

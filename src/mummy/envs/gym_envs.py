@@ -145,7 +145,7 @@ class TreasureSoloEnv(_Masked, gym.Env[Obs, np.int64]):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's own attribute
 
-    def __init__(self, site: str = "oasis", movable: bool = False, max_turns: int = 100,
+    def __init__(self, site: str = "oasis", movable: bool = False, max_turns: int = tc.MAX_TURNS,
                  render_mode: str | None = None) -> None:
         self.site = site
         self.movable = movable
@@ -187,7 +187,7 @@ class TreasureSoloEnv(_Masked, gym.Env[Obs, np.int64]):
             if not st.over and st.rolls == 0 and st.turns[0] >= self.max_turns:
                 self.truncated = True
             if st.over or self.truncated:
-                reward -= float(uncovered(game, 0))
+                reward -= float(game.free_squares(0))
         obs = self._observe()
         return obs, reward, game.is_over, self.truncated, self._info(illegal=not legal)
 
@@ -211,11 +211,6 @@ class TreasureSoloEnv(_Masked, gym.Env[Obs, np.int64]):
             return None
         from mummy.render.treasure_text import render_game
         return render_game(self.game)
-
-
-def uncovered(game: TreasureGame, seat: int) -> int:
-    """Squares of a seat's site still free."""
-    return game.boards[seat].squares.bit_count() - game.state.covered[seat].bit_count()
 
 
 __all__ = ["TombSoloEnv", "TreasureSoloEnv"]

@@ -55,7 +55,7 @@ from mummy.envs.spiel import (
 from mummy.envs.tomb_codec import tomb_codec
 from mummy.tomb.actions import DIG, ERASE
 from mummy.tomb.actions import Action as TombAction
-from mummy.tomb.game import TombGame
+from mummy.tomb.game import ROUNDS, TombGame
 from mummy.tomb.sheet import AFTER
 from mummy.treasure.actions import PASS, REROLL, ROLL, TAKE
 from mummy.treasure.actions import Action as TreasureAction
@@ -82,17 +82,13 @@ def _treasure_game(sites: str, movable: bool, max_turns: int) -> MummyTreasureGa
 
 
 def tomb_search_state(game: TombGame, seat: int) -> MummyTombState:
-    """An OpenSpiel state of ``seat``'s sheet alone, at its decision now."""
+    """An OpenSpiel state of ``seat``'s sheet alone, at its decision now: sheets share
+    only the dice (T8.1), so the engine's one-seat copy (:meth:`TombGame.seated`) is
+    everything the search needs, and it never touches the real game."""
     setup = game.players[seat]
     spiel_game = _tomb_game(setup.map, setup.mode)
     state = spiel_game.new_initial_state()
-    solo = TombCore.from_engine(game).game
-    solo.players = (setup,)
-    solo.maps = (game.maps[seat],)
-    solo.sheets = [game.sheets[seat].copy()]
-    solo.history = []
-    solo._undo = [[]]
-    state.core = TombCore(solo)
+    state.core = TombCore(game.seated(seat))
     return state
 
 
@@ -117,7 +113,7 @@ class TombEvaluator(mcts.Evaluator):
         # the round before it.
         round_no = game.round - 1 if core.chance == "round" else game.round
         if game.sheets[0].phase == AFTER:
-            round_no = 20
+            round_no = ROUNDS
         return np.array([evaluate(s, round_no) for s in game.sheets])
 
     def prior(self, state: MummyTombState) -> Outcomes:
@@ -256,7 +252,7 @@ class MctsAgent(SeededAgent):
     name = "mcts"
 
     def __init__(self, seed: int = 0, time_limit: float | None = None, simulations: int = 200,
-                 uct_c: float | None = None, max_turns: int = 100) -> None:
+                 uct_c: float | None = None, max_turns: int = tc.MAX_TURNS) -> None:
         super().__init__(seed, time_limit)
         self.simulations = simulations
         self.uct_c = uct_c

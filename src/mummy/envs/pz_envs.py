@@ -59,7 +59,7 @@ class TreasureAEC(AECEnv[str, Obs, int]):
                                           "is_parallelizable": False, "render_fps": 2}
 
     def __init__(self, players: int = 2, sites: tuple[str, ...] | None = None, movable: bool = False,
-                 max_turns: int = 100, render_mode: str | None = None) -> None:
+                 max_turns: int = tc.MAX_TURNS, render_mode: str | None = None) -> None:
         super().__init__()
         if not 2 <= players <= MAX_PLAYERS:
             raise ValueError(f"the AEC Treasure table seats 2 to {MAX_PLAYERS} players (R2.1); "

@@ -92,36 +92,55 @@ def _defeats(colours: tuple[str, ...]) -> list[tuple[str, str, str]]:
     return out
 
 
+#: One integer's decoding entry: (kind, die value or 0 (a room: 10a + b), shape, orient,
+#: square, edge, colour, item, chosen value).
+Entry = tuple[str, int, str, str, int, int, str, str, int]
+
+
 class TombCodec:
     """The integer action space and the observation encoding of one Tomb map."""
 
     def __init__(self, tomb: TombMap) -> None:
-        self.map = m = tomb
-        g = m.grid
-        self.grid = g
+        self.map = tomb
+        self.grid = tomb.grid
         # -- actions ---------------------------------------------------------------------
         # Decoding table: integer -> (kind, source value or 0, payload...). Kept as plain
         # tuples so that decoding is a list index and a few comparisons.
-        self._decode: list[tuple[str, int, str, str, int, int, str, str, int]] = []
+        self._decode: list[Entry] = []
         # Encoding: actions whose integer does not depend on the row (the die's value is
         # implied by the shape or the monster, or no die is spent), by the Action itself,
         # for every slot that might carry it.
         self._static: dict[Action, int] = {}
+        self._placement_blocks()
+        self._wand_blocks()
+        self._fixed_blocks()
+        #: The size of the action space.
+        self.n_actions = len(self._decode)
+        # -- observations ----------------------------------------------------------------
+        self._gather_tables()
+        self._static_planes, self._findings = self._map_planes()
+        self.planes_shape = (len(PLANES), self.height, self.width)
+        self.vector_size = len(self.vector_names())
+        self._scale = self._scales()
+        assert len(self._scale) == self.vector_size
+
+    # -- building the action space, block by block, in the order of the module docstring --
+    def _add(self, entry: Entry) -> int:
+        """Append one integer's decoding entry; its integer is its place in the table."""
+        self._decode.append(entry)
+        return len(self._decode) - 1
+
+    def _placement_blocks(self) -> None:
+        """The table shapes, the room (a pair of values × a placement) and the Shovel
+        square (a die of each value, then the item, × a placement): each block starts at
+        a base, and the room and dig positions index a placement inside its block."""
+        m = self.map
         table = [p for p in m.placements if p.shape in TABLE_SHAPES]
         rooms = [p for p in m.placements if p.shape == "room"]
         digs = [p for p in m.placements if p.shape == "dig"]
-        free_edges = g.edges_of(m.free)
-        erase_edges = list(iter_bits(free_edges & m.erasable_static))
-        add_edges = [e for e in iter_bits(free_edges)
-                     if all(sq is not None and m.free >> sq & 1 for sq in g.edge_squares(e))]
-
-        def add(entry: tuple[str, int, str, str, int, int, str, str, int]) -> int:
-            self._decode.append(entry)
-            return len(self._decode) - 1
-
         self.place_base = len(self._decode)
         for p in table:
-            i = add((PLACE, int(p.shape[0]), p.shape, p.orient, p.anchor, -1, "", "", 0))
+            i = self._add((PLACE, int(p.shape[0]), p.shape, p.orient, p.anchor, -1, "", "", 0))
             for slot in range(1, 5):
                 self._static[Action(PLACE, (slot,), p.shape, p.orient, p.anchor)] = i
         self.room_base = len(self._decode)
@@ -129,65 +148,81 @@ class TombCodec:
         self._rooms = len(rooms)
         for a, b in VALUE_PAIRS:
             for p in rooms:
-                add((PLACE, a * 10 + b, "room", p.orient, p.anchor, -1, "", "", 0))
+                self._add((PLACE, a * 10 + b, "room", p.orient, p.anchor, -1, "", "", 0))
         self.dig_base = len(self._decode)
         self._dig_pos = {(p.orient, p.anchor): k for k, p in enumerate(digs)}
         self._digs = len(digs)
         for source in range(SOURCES):
             for p in digs:
                 item = "shovel" if source == ITEM_SOURCE else ""
-                i = add((DIG, 0 if item else source + 1, "", p.orient, p.anchor, -1, "", item, 0))
+                i = self._add((DIG, 0 if item else source + 1, "", p.orient, p.anchor, -1, "", item, 0))
                 if item:
                     self._static[Action(DIG, (), "", p.orient, p.anchor, item="shovel")] = i
-        def wand(kind: str, edges: list[int]) -> None:
-            """A block of the Wand's function on ``edges``: by a die of each value, then
-            by a use of the item (whose integer does not depend on the row)."""
-            for source in range(SOURCES):
-                for e in edges:
-                    item = "wand" if source == ITEM_SOURCE else ""
-                    i = add((kind, 0 if item else source + 1, "", "", -1, e, "", item, 0))
-                    if item:
-                        self._static[Action(kind, (), edge=e, item="wand")] = i
 
+    def _wand_blocks(self) -> None:
+        """The Wand's erase, then its add, each on every edge it could ever touch on this
+        map: an erase on a free edge that the map lets be erased, an add on a free edge
+        between two free squares."""
+        m, g = self.map, self.grid
+        free_edges = g.edges_of(m.free)
+        erase_edges = list(iter_bits(free_edges & m.erasable_static))
+        add_edges = [e for e in iter_bits(free_edges)
+                     if all(sq is not None and m.free >> sq & 1 for sq in g.edge_squares(e))]
         self.erase_base = len(self._decode)
         self._erase_pos = {e: k for k, e in enumerate(erase_edges)}
         self._erases = len(erase_edges)
-        wand(ERASE, erase_edges)
+        self._wand(ERASE, erase_edges)
         self.add_base = len(self._decode)
         self._add_pos = {e: k for k, e in enumerate(add_edges)}
         self._adds = len(add_edges)
-        wand(ADD, add_edges)
+        self._wand(ADD, add_edges)
+
+    def _wand(self, kind: str, edges: list[int]) -> None:
+        """A block of the Wand's function on ``edges``: by a die of each value, then by a
+        use of the item (whose integer does not depend on the row)."""
+        for source in range(SOURCES):
+            for e in edges:
+                item = "wand" if source == ITEM_SOURCE else ""
+                i = self._add((kind, 0 if item else source + 1, "", "", -1, e, "", item, 0))
+                if item:
+                    self._static[Action(kind, (), edge=e, item="wand")] = i
+
+    def _fixed_blocks(self) -> None:
+        """The actions that name no square: defeats, up/down/discard by value, buying,
+        choosing a bought die, opening, ending, and ``wait``."""
         self.defeat_base = len(self._decode)
-        for monster, colour, helper in _defeats(m.colours):
-            i = add((DEFEAT, MONSTER_DIE[monster], monster, "", -1, -1, colour, helper, 0))
+        for monster, colour, helper in _defeats(self.map.colours):
+            i = self._add((DEFEAT, MONSTER_DIE[monster], monster, "", -1, -1, colour, helper, 0))
             for slot in range(1, 5):
                 self._static[Action(DEFEAT, (slot,), monster, colour=colour, item=helper)] = i
         self.up_base = len(self._decode)
         for kind in (UP, DOWN, DISCARD):
             for v in range(1, 7):
-                add((kind, v, "", "", -1, -1, "", "", 0))
-        self._static[Action(BUY)] = add((BUY, 0, "", "", -1, -1, "", "", 0))
+                self._add((kind, v, "", "", -1, -1, "", "", 0))
+        self._static[Action(BUY)] = self._add((BUY, 0, "", "", -1, -1, "", "", 0))
         for v in range(1, 7):
-            self._static[Action(CHOOSE, value=v)] = add((CHOOSE, 0, "", "", -1, -1, "", "", v))
-        self._static[Action(OPEN)] = add((OPEN, 0, "", "", -1, -1, "", "", 0))
-        self._static[Action(OPEN, item="skey")] = add((OPEN, 0, "", "", -1, -1, "", "skey", 0))
-        self.end = add((END, 0, "", "", -1, -1, "", "", 0))
+            self._static[Action(CHOOSE, value=v)] = self._add((CHOOSE, 0, "", "", -1, -1, "", "", v))
+        self._static[Action(OPEN)] = self._add((OPEN, 0, "", "", -1, -1, "", "", 0))
+        self._static[Action(OPEN, item="skey")] = self._add((OPEN, 0, "", "", -1, -1, "", "skey", 0))
+        self.end = self._add((END, 0, "", "", -1, -1, "", "", 0))
         self._static[Action(END)] = self.end
-        self.wait = add(("wait", 0, "", "", -1, -1, "", "", 0))
-        #: The size of the action space.
-        self.n_actions = len(self._decode)
+        self.wait = self._add(("wait", 0, "", "", -1, -1, "", "", 0))
 
-        # -- observations ----------------------------------------------------------------
+    # -- building the observation tables -----------------------------------------------------
+    def _gather_tables(self) -> None:
+        """One observation unpacks one integer: the covered squares, the walls, the open
+        edges and the edges of covered squares side by side (at offsets 0, A, B, C), and
+        every plane cell that reads a bit of it is one gather (``_src`` to ``_dst``); the
+        "open" cells of rooms and entrances read a bit flipped (``_flip_src`` to
+        ``_flip_dst``). Built once here so that :meth:`planes` is a few numpy calls."""
+        m, g = self.map, self.grid
         self.height, self.width = g.height, g.width
         stride, off = g.stride, g.edge_offset
         sq = np.array([g.square(x, y) for y in range(g.height) for x in range(g.width)], dtype=np.int64)
         self._sq: I64 = sq
-        where = {int(s): k for k, s in enumerate(sq)}  # square index -> cell (row-major)
+        self._cell = {int(s): k for k, s in enumerate(sq)}  # square index -> cell (row-major)
         self._sq_bits = stride * g.height
         self._edge_bits = off + stride * g.height + 1
-        # One observation unpacks one integer: the covered squares, the walls, the open
-        # edges and the edges of covered squares side by side (at offsets 0, A, B, C), and
-        # every plane cell that reads a bit of it is one gather (``_gather``).
         a = self._sq_bits
         b = a + self._edge_bits
         c = b + self._edge_bits
@@ -203,8 +238,8 @@ class TombCodec:
         # open = no covered square touches it (T1.6); each drawn on its own square.
         flip_src: list[int] = []
         flip_dst: list[int] = []
-        places = [(g.edge(r.square, r.side), where[r.square], "room") for r in m.spec.rooms]
-        places += [(g.edge(s, side), where[s], "entrance") for s, side in m.spec.entrances]
+        places = [(g.edge(r.square, r.side), self._cell[r.square], "room") for r in m.spec.rooms]
+        places += [(g.edge(s, side), self._cell[s], "entrance") for s, side in m.spec.entrances]
         for edge, cell, what in places:
             src.append(np.array([b + edge, a + edge]))
             dst.append(np.array([PLANE[f"{what}_connected"] * cells + cell, PLANE[f"{what}_closed"] * cells + cell]))
@@ -214,25 +249,26 @@ class TombCodec:
         self._dst: I64 = np.concatenate(dst).astype(np.int64)
         self._flip_src: I64 = np.array(flip_src, dtype=np.int64)
         self._flip_dst: I64 = np.array(flip_dst, dtype=np.int64)
-        self._entrance_cells = {g.edge(s, side): PLANE["entrance_start"] * cells + where[s]
+        self._entrance_cells = {g.edge(s, side): PLANE["entrance_start"] * cells + self._cell[s]
                                 for s, side in m.spec.entrances}
-        shape = (len(PLANES), g.height, g.width)
-        static = np.zeros(shape, dtype=np.float32)
-        static[PLANE["stone"]] = unpack(m.stone, self._sq_bits)[sq].reshape(g.height, g.width)
+
+    def _map_planes(self) -> tuple[F32, F32]:
+        """What the map prints, the same on every sheet: the stone and the rooms' findings
+        as planes every observation starts from, and the findings under squares (coins
+        by their amount) that :meth:`planes` shows while their square is uncovered."""
+        m, g = self.map, self.grid
+        where = self._cell
+        static = np.zeros((len(PLANES), g.height, g.width), dtype=np.float32)
+        static[PLANE["stone"]] = unpack(m.stone, self._sq_bits)[self._sq].reshape(g.height, g.width)
         findings = np.zeros((6, g.height * g.width), dtype=np.float32)
         kinds = {"coins": 0, "key": 1, "ooze": 2, "golem": 3, "mimic": 4, "item": 5}
         for square, (found, amount) in m.finding_at.items():
             coins = isinstance(amount, int) and found == "coins"
             findings[kinds[found], where[square]] = amount / 3.0 if coins and isinstance(amount, int) else 1.0
-        self._findings: F32 = findings
         for room in m.spec.rooms:
             y, x = divmod(where[room.square], g.width)
             static[PLANE["room_sarcophagus" if room.finding == "sarcophagus" else "room_gem"], y, x] = 1.0
-        self._static_planes: F32 = static
-        self.planes_shape = shape
-        self.vector_size = len(self.vector_names())
-        self._scale = self._scales()
-        assert len(self._scale) == self.vector_size
+        return static, findings
 
     # -- actions -------------------------------------------------------------------------
     def encode(self, action: Action, sheet: Sheet) -> int:

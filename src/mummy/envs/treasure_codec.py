@@ -34,8 +34,8 @@ import numpy as np
 from mummy.envs._bits import F32, I64, unpack
 from mummy.treasure.actions import PASS, REROLL, ROLL, TAKE, Action
 from mummy.treasure.board import site_board
-from mummy.treasure.content import DICE, SYMBOLS, TILES_PER_PILE, piles
-from mummy.treasure.game import MAX_PLAYERS, ROLLS, TreasureGame, sub_multisets
+from mummy.treasure.content import DICE, ROLLS, SYMBOLS, TILES_PER_PILE, piles
+from mummy.treasure.game import MAX_PLAYERS, TreasureGame, sub_multisets
 
 CANVAS_W: Final = 9
 CANVAS_H: Final = 6
@@ -47,6 +47,9 @@ ARRANGE_BASE: Final = 33
 TAKE_BASE: Final = ARRANGE_BASE + len(PILES)
 N_ACTIONS: Final = TAKE_BASE + len(PILES) * 2 * CELLS
 ORIENTS: Final = ("h", "v")
+#: Where every research interface cuts a Treasure game by default: turns a seat. The rules
+#: end a game only when no tile can be taken (R4.2); a learner needs every episode finite.
+MAX_TURNS: Final = 100
 _PILE_INDEX: Final = {p: i for i, p in enumerate(PILES)}
 #: What each pile's entry in the vector holds.
 PILE_FIELDS: Final = ("present", *(f"needs_{s}" for s in SYMBOLS), "left")
@@ -176,7 +179,7 @@ def mask(legal_ints: Sequence[int]) -> np.ndarray:
 class TreasureObserver:
     """The observation of a table of ``players`` seats (planes and vector shapes fixed)."""
 
-    def __init__(self, players: int, max_turns: int = 100) -> None:
+    def __init__(self, players: int, max_turns: int = MAX_TURNS) -> None:
         self.players = players
         self.max_turns = max_turns
         self.planes_shape = (2 * players, CANVAS_H, CANVAS_W)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from mummy.core.grid import column_name
 from mummy.treasure.actions import fmt
-from mummy.treasure.game import ROLLS, TreasureGame
+from mummy.treasure.content import ROLLS
+from mummy.treasure.game import TreasureGame
 from mummy.treasure.odds import odds_many
 
 

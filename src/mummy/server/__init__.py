@@ -1,7 +1,11 @@
 """The game server: HTTP and websockets over a service layer over a repository.
 
-``app`` builds the FastAPI application (routes and wire schemas only), ``service`` holds
-the rules of play online (seats, tokens, versions, idempotent actions, bots, commitments)
-and alone touches the database through ``models`` (SQLAlchemy 2) and ``db`` (engines,
-Alembic migrations); ``games`` adapts each game's engine to one interface.
+``app`` assembles the FastAPI application from routers (``routes/``: pages, games,
+boards; ``sockets``: the websockets, beside ``hub``, which keeps their connections), with
+dependencies (``deps``) that reach the service, the hub and people's actions (``play``)
+on ``app.state``. ``service`` holds the flow of play online; ``live`` the rules that read
+a game in memory (seats, tokens, versions, views); ``boards`` and ``replays`` what is
+shown of finished games; ``repository`` every SQL statement over ``models`` (SQLAlchemy
+2) and ``db`` (engines, Alembic migrations); ``writer`` in which thread an action is
+committed. The games themselves are ``mummy.games.KINDS``.
 """

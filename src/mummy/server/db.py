@@ -16,7 +16,7 @@ SQLITE_WAIT = 30.0
 #: ... and the event loop's connection: a few milliseconds. Whatever waits on the loop
 #: holds up every game and every request of the process: another process holding the
 #: file's write lock froze health checks for 30 s. When the database stays busy longer,
-#: the loop hands the write to the writer thread, which may wait (see ``service._Writer``).
+#: the loop hands the write to the writer thread, which may wait (see ``writer.Writer``).
 LOOP_WAIT = 0.005
 _BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (primary result codes)
 

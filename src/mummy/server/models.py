@@ -1,4 +1,4 @@
-"""Database tables (storage only; the wire schemas are in ``app``)."""
+"""Database tables (storage only; the wire schemas are in ``schemas``, the SQL in ``repository``)."""
 
 from __future__ import annotations
 

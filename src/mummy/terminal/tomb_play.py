@@ -20,7 +20,6 @@ from mummy.tomb.actions import fmt, parse
 from mummy.tomb.game import TombGame
 from mummy.tomb.record import dumps_record, snapshot
 from mummy.tomb.scoring import ranking, score
-from mummy.tomb.sheet import AFTER, PLAY
 
 HELP = """\
 Type an action in the notation (docs/tomb-notation.md), or a command.
@@ -53,10 +52,7 @@ class TombSession(SessionBase):
     @property
     def active(self) -> int:
         """The first person who still has something to do this round."""
-        for i, s in enumerate(self.game.sheets):
-            if s.phase in (PLAY, AFTER) and i not in self.bots:
-                return i
-        return 0
+        return next((i for i in self.game.to_act() if i not in self.bots), 0)
 
     def _bots_move(self) -> None:
         """Bots play their sheets as far as they can: the round's dice are shared, so a
@@ -66,7 +62,7 @@ class TombSession(SessionBase):
         while moved and not g.is_over:
             moved = False
             for seat, bot in self.bots.items():
-                while g.sheets[seat].phase in (PLAY, AFTER) and not g.is_over:
+                while seat in g.to_act():
                     action = bot.act(g, seat)
                     g.apply(seat, action)
                     self.bot_log.append(f"{g.players[seat].name}: {fmt(action, g.maps[seat].grid)}")
@@ -94,54 +90,66 @@ class TombSession(SessionBase):
         return "\n".join(lines)
 
     def step(self, line: str) -> str:
-        """Handle one input line."""
-        g = self.game
+        """Handle one input line: a command word, or an action in the notation."""
         text = line.strip()
         if not text:
             return self.screen()
         word, _, arg = text.partition(" ")
-        word = word.lower()
-        p = self.active
-        grid = g.maps[p].grid
-        if word in ("quit", "exit", "q"):
-            self.finished = True
-            return self._autosave("Bye.")
-        if word in ("help", "?", "h"):
-            return HELP + LEGEND
-        if word == "legal":
-            summary = legal_summary(g, p)
-            if arg:
-                summary = "\n".join(x for x in summary.splitlines() if x.startswith(arg.strip()))
-            return summary or f"no legal action of kind {quote(arg)}"
-        if word in ("sheet", "show", "board"):
-            return self.screen()
-        if word == "score":
-            sc = score(g.sheets[p])
-            return "\n".join([f"Score if the game ended now: {sc.total}",
-                              *(f"  {k:<18} {v:>4}" for k, v in sc.lines.items())])
-        if word == "json":
-            return json.dumps(snapshot(g, p), indent=1)
-        if word == "undo":
-            try:
-                g.undo(p)
-            except RuleError as exc:
-                return f"Cannot undo: {exc.detail}."
-            return "Undone.\n" + self.screen()
-        if word == "save":
-            path = arg.strip() or self.save_path
-            if not path:
-                return "Usage: save FILE"
-            return self._save(path)
+        command = self._commands().get(word.lower())
+        return command(arg) if command is not None else self._play(text)
+
+    def _commands(self) -> dict[str, Callable[[str], str]]:
+        quit_ = lambda _: self._quit()  # noqa: E731
+        show = lambda _: self.screen()  # noqa: E731
+        return {"quit": quit_, "exit": quit_, "q": quit_, "help": self._help, "?": self._help, "h": self._help,
+                "legal": self._legal, "sheet": show, "show": show, "board": show, "score": self._score,
+                "json": self._json, "undo": self._undo_command, "save": self._save_command}
+
+    def _quit(self) -> str:
+        self.finished = True
+        return self._autosave("Bye.")
+
+    def _help(self, arg: str) -> str:
+        return HELP + LEGEND
+
+    def _legal(self, arg: str) -> str:
+        summary = legal_summary(self.game, self.active)
+        if arg:
+            summary = "\n".join(x for x in summary.splitlines() if x.startswith(arg.strip()))
+        return summary or f"no legal action of kind {quote(arg)}"
+
+    def _score(self, arg: str) -> str:
+        sc = score(self.game.sheets[self.active])
+        return "\n".join([f"Score if the game ended now: {sc.total}",
+                          *(f"  {k:<18} {v:>4}" for k, v in sc.lines.items())])
+
+    def _json(self, arg: str) -> str:
+        return json.dumps(snapshot(self.game, self.active), indent=1)
+
+    def _undo_command(self, arg: str) -> str:
+        try:
+            self.game.undo(self.active)
+        except RuleError as exc:
+            return f"Cannot undo: {exc.detail}."
+        return "Undone.\n" + self.screen()
+
+    def _save_command(self, arg: str) -> str:
+        path = arg.strip() or self.save_path
+        return self._save(path) if path else "Usage: save FILE"
+
+    def _play(self, text: str) -> str:
+        """An action for the active player: applied (checked), then the bots move."""
+        g = self.game
         if g.is_over:
             return "The game is over. " + self.final()
+        p = self.active
         try:
-            action = parse(text, grid)
+            action = parse(text, g.maps[p].grid)
             told = len(g.sheets[p].events)
             g.apply(p, action)
-            events = g.sheets[p].events[told:]
         except RuleError as exc:
             return f"Refused: {exc}\n(type 'legal' for what you can do, 'help' for the notation)"
-        out = [f"note: {e}" for e in events]
+        out = [f"note: {e}" for e in g.sheets[p].events[told:]]
         self._bots_move()
         if g.is_over:
             self.finished = True

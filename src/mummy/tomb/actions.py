@@ -83,24 +83,20 @@ def _slots(text: str, source: str) -> tuple[int, ...]:
 
 
 def parse(text: str, grid: Grid) -> Action:
-    """Parse one action in the notation. Raises :class:`InvalidActionError` on bad text."""
+    """Parse one action in the notation. Raises :class:`InvalidActionError` on bad text.
+
+    In steps: a word that spends nothing ('end', 'open', 'buy'...), else SOURCE:VERB where
+    the source is dice or an item, and the verb either names a place after '@' (a tile,
+    a Shovel square, a Wand edge) or is a die's own verb or a defeat."""
     raw = text.strip()
     low = raw.lower()
     if not low:
         raise _bad(text, "empty")
     if not raw.isascii():
         raise _bad(text, "the notation is plain ASCII (letters, digits, : + . @)")
-    if low == "end":
-        return Action(END)
-    if low in ("open", "open+skey"):
-        return Action(OPEN, item="skey" if low.endswith("skey") else "")
-    if low == "buy":
-        return Action(BUY)
-    if low.startswith("buy") and low[3:].isascii() and low[3:].isdigit():
-        value = int(low[3:])
-        if not 1 <= value <= 6:
-            raise _bad(text, "a chosen die is 1 to 6")
-        return Action(CHOOSE, value=value)
+    word = _word(text, low)
+    if word is not None:
+        return word
     source, colon, rest = low.partition(":")
     if not colon or not rest:
         raise _bad(text, "expected SOURCE:VERB, 'end', 'open', 'buy' or 'buyN'")
@@ -114,33 +110,65 @@ def parse(text: str, grid: Grid) -> Action:
     if item and verb.split(".")[0] not in SOURCE_ITEMS[item]:
         raise _bad(text, f"the {item} can do {', '.join(SOURCE_ITEMS[item])}, not {quote(verb)}")
     try:
-        if verb in (ERASE, ADD):
-            if not at:
-                raise _bad(text, f"{verb} needs an edge, like {verb}@E4n")
-            if len(dice) > 1:
-                raise _bad(text, "the Wand's function takes one die")
-            return Action(verb, dice=dice, edge=grid.parse_edge(where), item=item)
-        if verb.startswith(DIG + "."):
-            if not at:
-                raise _bad(text, "dig needs a square, like dig.ne@F4")
-            sides = verb[4:]
-            canon = "".join(s for s in "nesw" if s in sides)
-            if len(canon) != len(sides) or not 1 <= len(sides) <= 2:
-                raise _bad(text, "a Shovel square is open on one or two sides, like dig.ne")
-            if len(dice) > 1:
-                raise _bad(text, "the Shovel's function takes one die")
-            return Action(DIG, dice=dice, orient=canon, square=grid.parse_square(where), item=item)
-        if at:
-            shape, dot, orient = verb.partition(".")
-            if not dot or orient not in TRANSFORMS:
-                raise _bad(text, f"a tile is SHAPE.ORIENT@SQUARE with ORIENT in {' '.join(TRANSFORMS)}")
-            return Action(PLACE, dice=dice, shape=shape, orient=orient, square=grid.parse_square(where))
+        placed = _placed(text, verb, bool(at), where, dice, item, grid)
     except ValueError as exc:
         if isinstance(exc, InvalidActionError):
             raise
         raise _bad(text, str(exc)) from None
+    if placed is not None:
+        return placed
     if item:
         raise _bad(text, f"the {item} cannot {quote(verb)}")
+    return _die_verb(text, verb, dice)
+
+
+def _word(text: str, low: str) -> Action | None:
+    """The actions written as one word, spending no die: 'end', 'open', 'open+skey',
+    'buy' and 'buyN' (a chosen die); None for anything else."""
+    if low == "end":
+        return Action(END)
+    if low in ("open", "open+skey"):
+        return Action(OPEN, item="skey" if low.endswith("skey") else "")
+    if low == "buy":
+        return Action(BUY)
+    if low.startswith("buy") and low[3:].isascii() and low[3:].isdigit():
+        value = int(low[3:])
+        if not 1 <= value <= 6:
+            raise _bad(text, "a chosen die is 1 to 6")
+        return Action(CHOOSE, value=value)
+    return None
+
+
+def _placed(text: str, verb: str, at: bool, where: str, dice: tuple[int, ...], item: str,
+            grid: Grid) -> Action | None:
+    """A verb with a place after '@': the Wand on an edge, a Shovel square or a tile on a
+    square; None when the verb is none of these. A bad square or edge raises ValueError."""
+    if verb in (ERASE, ADD):
+        if not at:
+            raise _bad(text, f"{verb} needs an edge, like {verb}@E4n")
+        if len(dice) > 1:
+            raise _bad(text, "the Wand's function takes one die")
+        return Action(verb, dice=dice, edge=grid.parse_edge(where), item=item)
+    if verb.startswith(DIG + "."):
+        if not at:
+            raise _bad(text, "dig needs a square, like dig.ne@F4")
+        sides = verb[4:]
+        canon = "".join(s for s in "nesw" if s in sides)
+        if len(canon) != len(sides) or not 1 <= len(sides) <= 2:
+            raise _bad(text, "a Shovel square is open on one or two sides, like dig.ne")
+        if len(dice) > 1:
+            raise _bad(text, "the Shovel's function takes one die")
+        return Action(DIG, dice=dice, orient=canon, square=grid.parse_square(where), item=item)
+    if at:
+        shape, dot, orient = verb.partition(".")
+        if not dot or orient not in TRANSFORMS:
+            raise _bad(text, f"a tile is SHAPE.ORIENT@SQUARE with ORIENT in {' '.join(TRANSFORMS)}")
+        return Action(PLACE, dice=dice, shape=shape, orient=orient, square=grid.parse_square(where))
+    return None
+
+
+def _die_verb(text: str, verb: str, dice: tuple[int, ...]) -> Action:
+    """A die's own verb ('up', 'down', 'discard') or a defeat ('ooze+hammer', 'golem.red')."""
     if verb in (UP, DOWN, DISCARD):
         if len(dice) != 1:
             raise _bad(text, f"{verb} takes one die")
@@ -148,7 +176,7 @@ def parse(text: str, grid: Grid) -> Action:
     name, plus, helper = verb.partition("+")
     if plus and helper not in HELPERS:
         raise _bad(text, f"unknown helper {quote(helper)} (hammer, skey)")
-    monster, dot, colour = name.partition(".")
+    monster, _dot, colour = name.partition(".")
     if monster in MONSTER_DIE:
         if len(dice) != 1:
             raise _bad(text, "a defeat takes one die")

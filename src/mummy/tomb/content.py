@@ -125,216 +125,287 @@ def _int(file: str, number: int, token: str, what: str) -> int:
 
 
 def parse_map(text: str, file: str = "map.txt") -> MapSpec:
-    """Parse and validate a map file (T10); see docs/tomb-formats.md for the format."""
-    lines = numbered_lines(text)
-    fields_seen: dict[str, int] = {}
-    grid_rows: list[str] = []
-    entrances: list[tuple[int, str]] = []
-    rooms: list[Room] = []
-    coins: dict[int, int] = {}
-    keys: list[int] = []
-    oozes: list[int] = []
-    golems: dict[str, int] = {}
-    mimics: list[int] = []
-    items: dict[str, int] = {}
-    log: dict[str, tuple[int, ...]] = {}
-    golem_coins: dict[str, int] = {}
-    occupied: dict[int, int] = {}  # square -> line of the finding placed there
-    name = title = ""
-    key_track = coin_track = 0
+    """Parse and validate a map file (T10); see docs/tomb-formats.md for the format.
+
+    In named steps: read the lines (the grid and the single-valued fields), then place
+    what stands on squares once the grid is known (entrances, rooms, findings), then
+    cross-check the counts against the log. Every fault names its file and line."""
+    draft = _MapDraft(file, len(text.splitlines()) or 1)
+    draft.read(numbered_lines(text))
+    grid = draft.require_grid()
+    for number, key, value in draft.deferred:
+        draft.place(grid, number, key, value.split())
+    draft.cross_check()
+    return draft.spec(grid)
+
+
+#: Fields given once per map (a second one is a fault).
+_SINGLE_FIELDS: Final = ("name", "title", "key-track", "coin-track")
+#: Fields that stand on a square: placed once the grid is known, whatever the line order.
+_PLACED_FIELDS: Final = ("entrance", "room", "coins", "key", "ooze", "golem", "mimic", "item")
+
+
+@dataclass
+class _MapDraft:
+    """A map file as read so far. Why a class: the steps of :func:`parse_map` share what
+    earlier lines said (the grid, the squares already holding a finding, the line of
+    each field for later messages)."""
+
+    file: str
+    end_line: int  # the line a fault of the whole file is reported on
+    fields_seen: dict[str, int] = field(default_factory=dict)  # field -> its line
+    grid_rows: list[str] = field(default_factory=list)
     grid: Grid | None = None
-    stone = 0
+    stone: int = 0
+    name: str = ""
+    title: str = ""
+    key_track: int = 0
+    coin_track: int = 0
+    log: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    golem_coins: dict[str, int] = field(default_factory=dict)
+    deferred: list[tuple[int, str, str]] = field(default_factory=list)  # (line, field, value)
+    entrances: list[tuple[int, str]] = field(default_factory=list)
+    rooms: list[Room] = field(default_factory=list)
+    room_squares: dict[int, int] = field(default_factory=dict)  # square -> line
+    coins: dict[int, int] = field(default_factory=dict)
+    keys: list[int] = field(default_factory=list)
+    oozes: list[int] = field(default_factory=list)
+    golems: dict[str, int] = field(default_factory=dict)
+    mimics: list[int] = field(default_factory=list)
+    items: dict[str, int] = field(default_factory=dict)
+    occupied: dict[int, int] = field(default_factory=dict)  # square -> line of the finding placed there
 
-    i = 0
-    deferred: list[tuple[int, str, str]] = []
-    while i < len(lines):
-        number, raw = lines[i]
-        key, sep, value = raw.strip().partition(":")
-        key, value = key.strip(), value.strip()
-        if not sep:
-            raise _err(file, number, f"expected 'key: value', got {raw.strip()!r}")
-        if key == "grid":
+    # -- step 1: the lines -----------------------------------------------------------------
+    def read(self, lines: list[tuple[int, str]]) -> None:
+        """Read every line: a grid block, or one 'key: value' field."""
+        i = 0
+        while i < len(lines):
+            number, raw = lines[i]
+            key, sep, value = raw.strip().partition(":")
+            key, value = key.strip(), value.strip()
+            if not sep:
+                raise _err(self.file, number, f"expected 'key: value', got {raw.strip()!r}")
+            if key == "grid":
+                i = self.read_grid(lines, i)
+                continue
+            self.read_field(number, key, value)
             i += 1
-            while i < len(lines) and lines[i][1].strip() != "end":
-                row_no, row = lines[i]
-                row = row.strip()
-                if set(row) - {".", "#"}:
-                    raise _err(file, row_no, f"grid row {row!r} may hold only '.' and '#'")
-                if grid_rows and len(row) != len(grid_rows[0]):
-                    raise _err(file, row_no, f"grid row has {len(row)} squares, "
-                               f"the first row has {len(grid_rows[0])}")
-                grid_rows.append(row)
-                i += 1
-            if i == len(lines):
-                raise _err(file, number, "grid has no closing 'end' line")
-            if not grid_rows:
-                raise _err(file, number, "grid is empty")
-            grid = Grid(len(grid_rows[0]), len(grid_rows))
-            for y, row in enumerate(grid_rows):
-                for x, ch in enumerate(row):
-                    if ch == "#":
-                        stone |= 1 << grid.square(x, y)
-            i += 1
-            continue
-        if key in ("name", "title", "key-track", "coin-track") or key.startswith("log "):
-            if key in fields_seen:
-                raise _err(file, number, f"{key!r} is given twice (first on line {fields_seen[key]})")
-            fields_seen[key] = number
-        if key == "name":
-            name = value
-        elif key == "title":
-            title = value
-        elif key == "key-track":
-            key_track = _int(file, number, value, "key-track")
-        elif key == "coin-track":
-            coin_track = _int(file, number, value, "coin-track")
-        elif key.startswith("log "):
-            monster = key[4:]
-            tokens = value.split()
-            if monster == "golem":
-                if len(tokens) % 2:
-                    raise _err(file, number, "log golem wants colour/coins pairs")
-                for colour, amount in zip(tokens[::2], tokens[1::2], strict=True):
-                    if colour not in COLOURS:
-                        raise _err(file, number, f"unknown colour {colour!r}")
-                    if colour in golem_coins:
-                        raise _err(file, number, f"golem {colour} is logged twice")
-                    golem_coins[colour] = _int(file, number, amount, "coins")
-            elif monster in MONSTERS:
-                log[monster] = tuple(_int(file, number, t, "coins") for t in tokens)
-            else:
-                raise _err(file, number, f"unknown monster {monster!r} in the log")
-        elif key in ("entrance", "room", "coins", "key", "ooze", "golem", "mimic", "item"):
-            deferred.append((number, key, value))
-        else:
-            raise _err(file, number, f"unknown field {key!r}")
+
+    def read_grid(self, lines: list[tuple[int, str]], i: int) -> int:
+        """The grid block that starts on line ``lines[i]``, up to its 'end' line: rows of
+        '.' (free) and '#' (stone) of one width. Returns the index after the block."""
+        number = lines[i][0]
         i += 1
+        while i < len(lines) and lines[i][1].strip() != "end":
+            row_no, row = lines[i]
+            row = row.strip()
+            if set(row) - {".", "#"}:
+                raise _err(self.file, row_no, f"grid row {row!r} may hold only '.' and '#'")
+            if self.grid_rows and len(row) != len(self.grid_rows[0]):
+                raise _err(self.file, row_no, f"grid row has {len(row)} squares, "
+                           f"the first row has {len(self.grid_rows[0])}")
+            self.grid_rows.append(row)
+            i += 1
+        if i == len(lines):
+            raise _err(self.file, number, "grid has no closing 'end' line")
+        if not self.grid_rows:
+            raise _err(self.file, number, "grid is empty")
+        grid = self.grid = Grid(len(self.grid_rows[0]), len(self.grid_rows))
+        for y, row in enumerate(self.grid_rows):
+            for x, ch in enumerate(row):
+                if ch == "#":
+                    self.stone |= 1 << grid.square(x, y)
+        return i + 1
 
-    if grid is None:
-        raise _err(file, len(text.splitlines()) or 1, "the map has no grid")
-    if not name:
-        raise _err(file, 1, "the map has no 'name:' line")
+    def read_field(self, number: int, key: str, value: str) -> None:
+        """One 'key: value' line other than the grid."""
+        if key in _SINGLE_FIELDS or key.startswith("log "):
+            if key in self.fields_seen:
+                raise _err(self.file, number, f"{key!r} is given twice (first on line {self.fields_seen[key]})")
+            self.fields_seen[key] = number
+        if key == "name":
+            self.name = value
+        elif key == "title":
+            self.title = value
+        elif key == "key-track":
+            self.key_track = _int(self.file, number, value, "key-track")
+        elif key == "coin-track":
+            self.coin_track = _int(self.file, number, value, "coin-track")
+        elif key.startswith("log "):
+            self.read_log(number, key[4:], value.split())
+        elif key in _PLACED_FIELDS:
+            self.deferred.append((number, key, value))
+        else:
+            raise _err(self.file, number, f"unknown field {key!r}")
 
-    def square(number: int, token: str) -> int:
-        assert grid is not None
+    def read_log(self, number: int, monster: str, tokens: list[str]) -> None:
+        """A line of the coin log (T5.2): a monster's coins in order, or the golems' by colour."""
+        file = self.file
+        if monster == "golem":
+            if len(tokens) % 2:
+                raise _err(file, number, "log golem wants colour/coins pairs")
+            for colour, amount in zip(tokens[::2], tokens[1::2], strict=True):
+                if colour not in COLOURS:
+                    raise _err(file, number, f"unknown colour {colour!r}")
+                if colour in self.golem_coins:
+                    raise _err(file, number, f"golem {colour} is logged twice")
+                self.golem_coins[colour] = _int(file, number, amount, "coins")
+        elif monster in MONSTERS:
+            self.log[monster] = tuple(_int(file, number, t, "coins") for t in tokens)
+        else:
+            raise _err(file, number, f"unknown monster {monster!r} in the log")
+
+    def require_grid(self) -> Grid:
+        """The grid, which the placing step needs, and the name, which every map has."""
+        if self.grid is None:
+            raise _err(self.file, self.end_line, "the map has no grid")
+        if not self.name:
+            raise _err(self.file, 1, "the map has no 'name:' line")
+        return self.grid
+
+    # -- step 2: what stands on squares ----------------------------------------------------
+    def place(self, grid: Grid, number: int, key: str, tokens: list[str]) -> None:
+        """One deferred line: an entrance, a room, or a finding on a free square."""
+        if key == "entrance":
+            self.place_entrance(grid, number, tokens)
+        elif key == "room":
+            self.place_room(grid, number, tokens)
+        else:
+            self.place_finding(grid, number, key, tokens)
+
+    def square(self, grid: Grid, number: int, token: str) -> int:
         try:
             return grid.parse_square(token)
         except ValueError as exc:
-            raise _err(file, number, str(exc)) from None
+            raise _err(self.file, number, str(exc)) from None
 
-    def free_square(number: int, token: str, what: str) -> int:
-        sq = square(number, token)
-        if stone >> sq & 1:
-            raise _err(file, number, f"{what} on {token} is on stone, not a free square")
-        if sq in occupied:
-            raise _err(file, number, f"{token} already holds a finding (line {occupied[sq]})")
-        occupied[sq] = number
+    def free_square(self, grid: Grid, number: int, token: str, what: str) -> int:
+        """A free square that holds no other finding (T5.1: one per square)."""
+        sq = self.square(grid, number, token)
+        if self.stone >> sq & 1:
+            raise _err(self.file, number, f"{what} on {token} is on stone, not a free square")
+        if sq in self.occupied:
+            raise _err(self.file, number, f"{token} already holds a finding (line {self.occupied[sq]})")
+        self.occupied[sq] = number
         return sq
 
-    room_squares: dict[int, int] = {}
-    for number, key, value in deferred:
-        tokens = value.split()
-        if key == "entrance":
-            if len(tokens) != 2 or tokens[1].upper() not in SIDES:
-                raise _err(file, number, "expected 'entrance: SQUARE SIDE'")
-            sq, side = square(number, tokens[0]), tokens[1].upper()
-            if stone >> sq & 1:
-                raise _err(file, number, f"entrance square {tokens[0]} is stone")
-            if not grid.is_border(grid.edge(sq, side)):
-                raise _err(file, number, f"entrance {tokens[0]} {side} is not on the border (T1.3)")
-            if (sq, side) in entrances:
-                raise _err(file, number, f"entrance {tokens[0]} {side} is listed twice")
-            entrances.append((sq, side))
-        elif key == "room":
-            if len(tokens) < 3 or tokens[1].upper() not in SIDES:
-                raise _err(file, number, "expected 'room: SQUARE SIDE sarcophagus|gem COLOUR'")
-            sq, side = square(number, tokens[0]), tokens[1].upper()
-            if not stone >> sq & 1:
-                raise _err(file, number, f"room {tokens[0]} is not a stone square (T1.3)")
-            if sq in room_squares:
-                raise _err(file, number, f"room {tokens[0]} is listed twice "
-                           f"(line {room_squares[sq]}); a room has one opening (T1.3)")
-            dx, dy = STEPS[side]
-            x, y = grid.xy(sq)
-            if not grid.on_grid(x + dx, y + dy) or stone >> grid.square(x + dx, y + dy) & 1:
-                raise _err(file, number, f"room {tokens[0]} {side} does not face a free square (T10)")
-            room_squares[sq] = number
-            if tokens[2] == "sarcophagus" and len(tokens) == 3:
-                rooms.append(Room(sq, side, "sarcophagus"))
-            elif tokens[2] == "gem" and len(tokens) == 4 and tokens[3] in COLOURS:
-                if any(r.colour == tokens[3] for r in rooms):
-                    raise _err(file, number, f"a second {tokens[3]} gem")
-                rooms.append(Room(sq, side, "gem", tokens[3]))
-            else:
-                raise _err(file, number, "a room holds 'sarcophagus' or 'gem COLOUR'")
-        elif key == "coins":
+    def place_entrance(self, grid: Grid, number: int, tokens: list[str]) -> None:
+        """An entrance: a free square's side on the border (T1.3)."""
+        file = self.file
+        if len(tokens) != 2 or tokens[1].upper() not in SIDES:
+            raise _err(file, number, "expected 'entrance: SQUARE SIDE'")
+        sq, side = self.square(grid, number, tokens[0]), tokens[1].upper()
+        if self.stone >> sq & 1:
+            raise _err(file, number, f"entrance square {tokens[0]} is stone")
+        if not grid.is_border(grid.edge(sq, side)):
+            raise _err(file, number, f"entrance {tokens[0]} {side} is not on the border (T1.3)")
+        if (sq, side) in self.entrances:
+            raise _err(file, number, f"entrance {tokens[0]} {side} is listed twice")
+        self.entrances.append((sq, side))
+
+    def place_room(self, grid: Grid, number: int, tokens: list[str]) -> None:
+        """A room: a stone square with one opening facing a free square, holding a
+        sarcophagus or a gem of a colour (T1.3, T10)."""
+        file = self.file
+        if len(tokens) < 3 or tokens[1].upper() not in SIDES:
+            raise _err(file, number, "expected 'room: SQUARE SIDE sarcophagus|gem COLOUR'")
+        sq, side = self.square(grid, number, tokens[0]), tokens[1].upper()
+        if not self.stone >> sq & 1:
+            raise _err(file, number, f"room {tokens[0]} is not a stone square (T1.3)")
+        if sq in self.room_squares:
+            raise _err(file, number, f"room {tokens[0]} is listed twice "
+                       f"(line {self.room_squares[sq]}); a room has one opening (T1.3)")
+        dx, dy = STEPS[side]
+        x, y = grid.xy(sq)
+        if not grid.on_grid(x + dx, y + dy) or self.stone >> grid.square(x + dx, y + dy) & 1:
+            raise _err(file, number, f"room {tokens[0]} {side} does not face a free square (T10)")
+        self.room_squares[sq] = number
+        if tokens[2] == "sarcophagus" and len(tokens) == 3:
+            self.rooms.append(Room(sq, side, "sarcophagus"))
+        elif tokens[2] == "gem" and len(tokens) == 4 and tokens[3] in COLOURS:
+            if any(r.colour == tokens[3] for r in self.rooms):
+                raise _err(file, number, f"a second {tokens[3]} gem")
+            self.rooms.append(Room(sq, side, "gem", tokens[3]))
+        else:
+            raise _err(file, number, "a room holds 'sarcophagus' or 'gem COLOUR'")
+
+    def place_finding(self, grid: Grid, number: int, key: str, tokens: list[str]) -> None:
+        """A finding on a free square (T5.1): coins, a key, a monster or an item."""
+        file = self.file
+        if key == "coins":
             if len(tokens) != 2:
                 raise _err(file, number, "expected 'coins: SQUARE AMOUNT'")
-            coins[free_square(number, tokens[0], "coins")] = _int(file, number, tokens[1], "coins")
+            self.coins[self.free_square(grid, number, tokens[0], "coins")] = _int(file, number, tokens[1], "coins")
         elif key in ("key", "ooze", "mimic"):
             if len(tokens) != 1:
                 raise _err(file, number, f"expected '{key}: SQUARE'")
-            sq = free_square(number, tokens[0], key)
-            {"key": keys, "ooze": oozes, "mimic": mimics}[key].append(sq)
+            sq = self.free_square(grid, number, tokens[0], key)
+            {"key": self.keys, "ooze": self.oozes, "mimic": self.mimics}[key].append(sq)
         elif key == "golem":
             if len(tokens) != 2 or tokens[1] not in COLOURS:
                 raise _err(file, number, f"expected 'golem: SQUARE COLOUR' ({'/'.join(COLOURS)})")
-            if tokens[1] in golems:
+            if tokens[1] in self.golems:
                 raise _err(file, number, f"a second {tokens[1]} golem")
-            golems[tokens[1]] = free_square(number, tokens[0], "golem")
+            self.golems[tokens[1]] = self.free_square(grid, number, tokens[0], "golem")
         elif key == "item":
             if len(tokens) != 2 or tokens[1] not in ITEMS:
                 raise _err(file, number, f"expected 'item: SQUARE ITEM' ({'/'.join(ITEMS)})")
-            if tokens[1] in items:
+            if tokens[1] in self.items:
                 raise _err(file, number, f"a second {tokens[1]}")
-            items[tokens[1]] = free_square(number, tokens[0], "item")
+            self.items[tokens[1]] = self.free_square(grid, number, tokens[0], "item")
 
-    # Cross-checks (T10: counts match the log).
-    end_line = len(text.splitlines()) or 1
+    # -- step 3: the counts ----------------------------------------------------------------
+    def cross_check(self) -> None:
+        """T10: the log has an entry per monster on the map, golems match gems, and the
+        entrances and tracks are there."""
+        file, end_line = self.file, self.end_line
+        sarcophagi = sum(1 for r in self.rooms if r.finding == "sarcophagus")
+        self.need("ooze", len(self.oozes))
+        self.need("skeleton", len(self.oozes))
+        self.need("zombie", sarcophagi)
+        self.need("mimic", len(self.mimics))
+        gem_colours = {r.colour for r in self.rooms if r.finding == "gem"}
+        if set(self.golems) != gem_colours:
+            raise _err(file, end_line, f"golem colours {sorted(self.golems)} do not match gem colours "
+                       f"{sorted(c for c in gem_colours if c)}")
+        if set(self.golem_coins) != set(self.golems):
+            raise _err(file, self.fields_seen.get("log golem", end_line),
+                       f"log golem names {sorted(self.golem_coins)}, the map has {sorted(self.golems)}")
+        if not self.entrances:
+            raise _err(file, end_line, "the map has no entrance")
+        if not self.key_track:
+            raise _err(file, end_line, "the map has no 'key-track:' line")
+        if not self.coin_track:
+            raise _err(file, end_line, "the map has no 'coin-track:' line")
 
-    def need(key: str, count: int) -> None:
-        line = fields_seen.get(f"log {key}", end_line)
-        got = len(log.get(key, ()))
+    def need(self, key: str, count: int) -> None:
+        """The log of ``key`` has ``count`` entries (reported on its line, if it has one)."""
+        line = self.fields_seen.get(f"log {key}", self.end_line)
+        got = len(self.log.get(key, ()))
         if got != count:
-            raise _err(file, line, f"log {key} has {got} entries, the map needs {count}")
+            raise _err(self.file, line, f"log {key} has {got} entries, the map needs {count}")
 
-    sarcophagi = sum(1 for r in rooms if r.finding == "sarcophagus")
-    need("ooze", len(oozes))
-    need("skeleton", len(oozes))
-    need("zombie", sarcophagi)
-    need("mimic", len(mimics))
-    gem_colours = {r.colour for r in rooms if r.finding == "gem"}
-    if set(golems) != gem_colours:
-        raise _err(file, end_line, f"golem colours {sorted(golems)} do not match gem colours "
-                   f"{sorted(c for c in gem_colours if c)}")
-    if set(golem_coins) != set(golems):
-        raise _err(file, fields_seen.get("log golem", end_line),
-                   f"log golem names {sorted(golem_coins)}, the map has {sorted(golems)}")
-    if not entrances:
-        raise _err(file, end_line, "the map has no entrance")
-    if not key_track:
-        raise _err(file, end_line, "the map has no 'key-track:' line")
-    if not coin_track:
-        raise _err(file, end_line, "the map has no 'coin-track:' line")
-    return MapSpec(
-        id=name,
-        title=title or name,
-        grid=grid,
-        stone=stone,
-        entrances=tuple(entrances),
-        rooms=tuple(rooms),
-        coins=coins,
-        keys=tuple(keys),
-        oozes=tuple(oozes),
-        golems={c: golems[c] for c in COLOURS if c in golems},
-        mimics=tuple(mimics),
-        items=items,
-        log=log,
-        golem_coins={c: golem_coins[c] for c in COLOURS if c in golem_coins},
-        key_track=key_track,
-        coin_track=coin_track,
-        source=file,
-    )
+    def spec(self, grid: Grid) -> MapSpec:
+        """The validated map, golems and their coins in the order of COLOURS."""
+        return MapSpec(
+            id=self.name,
+            title=self.title or self.name,
+            grid=grid,
+            stone=self.stone,
+            entrances=tuple(self.entrances),
+            rooms=tuple(self.rooms),
+            coins=self.coins,
+            keys=tuple(self.keys),
+            oozes=tuple(self.oozes),
+            golems={c: self.golems[c] for c in COLOURS if c in self.golems},
+            mimics=tuple(self.mimics),
+            items=self.items,
+            log=self.log,
+            golem_coins={c: self.golem_coins[c] for c in COLOURS if c in self.golem_coins},
+            key_track=self.key_track,
+            coin_track=self.coin_track,
+            source=self.file,
+        )
 
 
 def _data(name: str) -> tuple[str, str]:

@@ -9,7 +9,7 @@ numbers, walls and openings, findings, tracks, dice and score.
 from __future__ import annotations
 
 import json
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from mummy.core.grid import iter_bits
 from mummy.core.records import RecordError, ReplayResult, check_header, replay_actions
@@ -97,48 +97,11 @@ def snapshot(game: TombGame, player: int) -> dict[str, Any]:
     """A stable JSON picture of one player's sheet (docs/tomb-formats.md)."""
     s: Sheet = game.sheets[player]
     m = s.map
-    g = m.grid
     # Names looked up in the grid's tables directly: a snapshot names a hundred or so
     # squares and edges, and the server makes one after every move.
-    square_names, edge_names = g.square_names(), g.edge_names()
-
-    def edges(mask: int) -> list[str]:
-        return [edge_names[e] for e in iter_bits(mask)]
-
-    tiles = []
-    for n, pid in enumerate(s.tiles, start=1):
-        p = m.placements[pid]
-        tiles.append({"n": n, "shape": p.shape, "orient": p.orient, "square": square_names[p.anchor],
-                      "squares": [square_names[q] for q in iter_bits(p.squares)]})
-    collected = []
-    for sq in iter_bits(s.covered & m.findings_mask):
-        kind, what = m.finding_at[sq]
-        item: dict[str, Any] = {"square": square_names[sq], "kind": kind}
-        if kind == "coins":
-            item["amount"] = what
-        elif kind in ("golem", "item"):
-            item["colour" if kind == "golem" else "item"] = what
-        collected.append(item)
-    rooms = []
-    # Each of these walks the sheet: once per snapshot, not once per room or entrance.
-    connected_rooms, closed_rooms = s.connected_rooms(), s.closed_rooms()
-    connected_entrances, closed_entrances = s.connected_entrances(), s.closed_entrances()
+    names = _Names(m.grid.square_names(), m.grid.edge_names())
     openings = s.open_openings()
-    for i, room in enumerate(m.spec.rooms):
-        e = g.edge(room.square, room.side)
-        state = ("connected" if connected_rooms >> e & 1 else
-                 "closed" if closed_rooms >> e & 1 else "open")
-        rooms.append({"square": square_names[room.square], "opening": edge_names[e], "finding": room.finding,
-                      "colour": room.colour, "state": state, "collected": bool(s.rooms_found >> i & 1)})
-    entrances = []
-    for sq, side in m.spec.entrances:
-        e = g.edge(sq, side)
-        state = ("connected" if connected_entrances >> e & 1 else
-                 "closed" if closed_entrances >> e & 1 else "open")
-        entrances.append({"edge": edge_names[e], "state": state, "start": e == s.start})
-    colours = m.colours
     sc = score(s)
-    open_edges = s.open_edges()
     return {
         "format": SNAPSHOT_FORMAT,
         "version": SNAPSHOT_VERSION,
@@ -149,41 +112,15 @@ def snapshot(game: TombGame, player: int) -> dict[str, Any]:
         "round": game.round,
         "round_dice": list(round_dice(game.seed, game.round)),
         "phase": s.phase,
-        "covered": {square_names[q]: n for q, n in sorted(s.tile_at().items())},
-        "tiles": tiles,
-        "walls": edges(s.walls),
-        "open_openings": edges(openings),
-        "passages": edges(open_edges & ~m.connectable & ~openings),
-        "entrances": entrances,
-        "rooms": rooms,
-        "findings": collected,
-        "tracks": {
-            "coins": s.coins,
-            "coins_gained": s.coins_gained,
-            "keys": s.keys,
-            "keys_gained": s.keys_gained,
-            "keys_used": s.keys_used,
-            "items": {name: {"found": bool(s.items_found >> i & 1), "uses": s.item_uses[i]}
-                      for i, name in enumerate(ITEMS)},
-            "tile_table": {"marked": [t for i, t in enumerate(TABLE_SHAPES) if s.marks >> i & 1],
-                           "rows_paid": [r + 1 for r in range(6) if s.rows_paid >> r & 1],
-                           "columns_paid": [c for i, c in enumerate("ab") if s.cols_paid >> i & 1]},
-            "monsters": {
-                "oozes": {"circled": s.oozes_found, "defeated": s.oozes_defeated},
-                "skeletons": {"circled": s.skeletons_circled(),
-                              "defeated": [i + 1 for i in range(len(m.spec.oozes))
-                                           if s.skel_defeated >> i & 1]},
-                "sarcophagi": {"circled": s.sarc_found, "opened": s.sarc_opened},
-                "zombies": {"circled": s.sarc_opened, "defeated": s.zombies_defeated},
-                "golems": {c: {"circled": bool(s.golems_found >> i & 1),
-                               "gem": bool(s.gems_found >> i & 1),
-                               "defeated": bool(s.golems_defeated >> i & 1)}
-                           for i, c in enumerate(colours)},
-                "mimics": {"circled": s.mimics_found, "defeated": s.mimics_defeated},
-            },
-            "alerts": s.alerts,
-            "mummy_hits": [{"round": r, "points": p} for r, p in s.hits],
-        },
+        "covered": {names.squares[q]: n for q, n in sorted(s.tile_at().items())},
+        "tiles": _tiles(s, names),
+        "walls": names.edges_of(s.walls),
+        "open_openings": names.edges_of(openings),
+        "passages": names.edges_of(s.open_edges() & ~m.connectable & ~openings),
+        "entrances": _entrances(s, names),
+        "rooms": _rooms(s, names),
+        "findings": _findings(s, names),
+        "tracks": _tracks(s),
         "dice": {
             "row": [{"slot": i + 1, "value": d.value, "source": d.source, "used": d.used}
                     for i, d in enumerate(s.row)],
@@ -192,6 +129,106 @@ def snapshot(game: TombGame, player: int) -> dict[str, Any]:
         },
         "score": {"lines": sc.lines, "total": sc.total, "achievements": list(sc.achievements)},
         "events": list(s.events),
+    }
+
+
+class _Names(NamedTuple):
+    """The grid's square and edge names, looked up once per snapshot."""
+
+    squares: dict[int, str]
+    edges: dict[int, str]
+
+    def edges_of(self, mask: int) -> list[str]:
+        return [self.edges[e] for e in iter_bits(mask)]
+
+
+def _tiles(s: Sheet, names: _Names) -> list[dict[str, Any]]:
+    """The tiles in the order placed, numbered from 1, with the squares each covers."""
+    out = []
+    for n, pid in enumerate(s.tiles, start=1):
+        p = s.map.placements[pid]
+        out.append({"n": n, "shape": p.shape, "orient": p.orient, "square": names.squares[p.anchor],
+                    "squares": [names.squares[q] for q in iter_bits(p.squares)]})
+    return out
+
+
+def _findings(s: Sheet, names: _Names) -> list[dict[str, Any]]:
+    """The findings on covered squares (T5.1): what, where, and how many coins or which
+    colour or item."""
+    m = s.map
+    out = []
+    for sq in iter_bits(s.covered & m.findings_mask):
+        kind, what = m.finding_at[sq]
+        item: dict[str, Any] = {"square": names.squares[sq], "kind": kind}
+        if kind == "coins":
+            item["amount"] = what
+        elif kind in ("golem", "item"):
+            item["colour" if kind == "golem" else "item"] = what
+        out.append(item)
+    return out
+
+
+def _rooms(s: Sheet, names: _Names) -> list[dict[str, Any]]:
+    """Each room of the map: its opening connected, closed or open, and whether its
+    finding is collected (T3.4)."""
+    m = s.map
+    # Each of these walks the sheet: once per snapshot, not once per room.
+    connected, closed = s.connected_rooms(), s.closed_rooms()
+    out = []
+    for i, room in enumerate(m.spec.rooms):
+        e = m.grid.edge(room.square, room.side)
+        state = "connected" if connected >> e & 1 else "closed" if closed >> e & 1 else "open"
+        out.append({"square": names.squares[room.square], "opening": names.edges[e], "finding": room.finding,
+                    "colour": room.colour, "state": state, "collected": bool(s.rooms_found >> i & 1)})
+    return out
+
+
+def _entrances(s: Sheet, names: _Names) -> list[dict[str, Any]]:
+    """Each entrance of the map: connected, closed or open, and which one the dungeon
+    started from (T3.2)."""
+    m = s.map
+    # Each of these walks the sheet: once per snapshot, not once per entrance.
+    connected, closed = s.connected_entrances(), s.closed_entrances()
+    out = []
+    for sq, side in m.spec.entrances:
+        e = m.grid.edge(sq, side)
+        state = "connected" if connected >> e & 1 else "closed" if closed >> e & 1 else "open"
+        out.append({"edge": names.edges[e], "state": state, "start": e == s.start})
+    return out
+
+
+def _tracks(s: Sheet) -> dict[str, Any]:
+    """The sheet's tracks: coins, keys, items, the Tile Table, monsters and the Mummy."""
+    return {
+        "coins": s.coins,
+        "coins_gained": s.coins_gained,
+        "keys": s.keys,
+        "keys_gained": s.keys_gained,
+        "keys_used": s.keys_used,
+        "items": {name: {"found": bool(s.items_found >> i & 1), "uses": s.item_uses[i]}
+                  for i, name in enumerate(ITEMS)},
+        "tile_table": {"marked": [t for i, t in enumerate(TABLE_SHAPES) if s.marks >> i & 1],
+                       "rows_paid": [r + 1 for r in range(6) if s.rows_paid >> r & 1],
+                       "columns_paid": [c for i, c in enumerate("ab") if s.cols_paid >> i & 1]},
+        "monsters": _monsters(s),
+        "alerts": s.alerts,
+        "mummy_hits": [{"round": r, "points": p} for r, p in s.hits],
+    }
+
+
+def _monsters(s: Sheet) -> dict[str, Any]:
+    """Each kind of monster: how many are circled and defeated (T5.3)."""
+    return {
+        "oozes": {"circled": s.oozes_found, "defeated": s.oozes_defeated},
+        "skeletons": {"circled": s.skeletons_circled(),
+                      "defeated": [i + 1 for i in range(len(s.map.spec.oozes)) if s.skel_defeated >> i & 1]},
+        "sarcophagi": {"circled": s.sarc_found, "opened": s.sarc_opened},
+        "zombies": {"circled": s.sarc_opened, "defeated": s.zombies_defeated},
+        "golems": {c: {"circled": bool(s.golems_found >> i & 1),
+                       "gem": bool(s.gems_found >> i & 1),
+                       "defeated": bool(s.golems_defeated >> i & 1)}
+                   for i, c in enumerate(s.map.colours)},
+        "mimics": {"circled": s.mimics_found, "defeated": s.mimics_defeated},
     }
 
 

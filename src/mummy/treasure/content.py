@@ -20,6 +20,8 @@ from mummy.core.grid import Grid
 SYMBOLS: Final = "SAEPCJ"
 SYMBOL_NAMES: Final = {"S": "scarab", "A": "ankh", "E": "eye", "P": "pyramid", "C": "cobra", "J": "jackal"}
 DICE: Final = 5
+#: Rolls a turn: the first roll and up to two rerolls (R3.1).
+ROLLS: Final = 3
 TILES_PER_PILE: Final = 8
 
 #: What the tiles of a pile need, as the sorted counts of their symbols (R1.2).

@@ -18,13 +18,13 @@ from typing import Final
 
 from mummy.core.errors import IllegalActionError, quote
 from mummy.core.grid import Grid
+from mummy.core.notation import round_trips
 from mummy.core.protocol import Chance
 from mummy.core.rng import draw
 from mummy.treasure.actions import PASS, REROLL, ROLL, TAKE, Action, fmt, parse
 from mummy.treasure.board import SiteBoard, site_board
-from mummy.treasure.content import DICE, SYMBOLS, Tile, all_tiles, piles, sites, sort_symbols
+from mummy.treasure.content import DICE, ROLLS, SYMBOLS, Tile, all_tiles, piles, sites, sort_symbols
 
-ROLLS: Final = 3
 MAX_PLAYERS: Final = 4
 
 
@@ -86,10 +86,6 @@ def roll_die(seed: int, n: int) -> str:
     return SYMBOLS[draw(seed, "treasure-dice", n) - 1]
 
 
-def _illegal(rule: str, message: str, where: str | None = None) -> IllegalActionError:
-    return IllegalActionError(rule, message, where)
-
-
 @cache
 def contains(dice: str, needs: str) -> bool:
     """Whether the dice show every needed symbol, each on its own die (R3.3)."""
@@ -129,11 +125,8 @@ class TreasureGame:
         """A copy to search on: the state is immutable, so only the lists are new; the
         piles' order is copied (a search may put a guessed order in it); nothing to undo."""
         new = TreasureGame.__new__(TreasureGame)
-        new.__dict__.update(self.__dict__)
-        new.order = dict(self.order)
-        new.history = list(self.history)
-        new.chances = list(self.chances)
-        new._undo = []
+        new.__dict__.update(self.__dict__, order=dict(self.order), history=list(self.history),
+                            chances=list(self.chances), _undo=[])
         return new
 
     # -- views -----------------------------------------------------------------------------
@@ -174,6 +167,11 @@ class TreasureGame:
     def full(self, seat: int) -> bool:
         return self.state.covered[seat] == self.boards[seat].squares
 
+    def free_squares(self, seat: int) -> int:
+        """How many squares of a seat's site are still uncovered: what a solo game that
+        ends unfilled costs (R4.3), and what a tile must leave for the site to fill."""
+        return self.boards[seat].squares.bit_count() - self.state.covered[seat].bit_count()
+
     def can_fit(self, seat: int, tile: Tile) -> bool:
         """Whether the tile could go on this seat's site: on the free squares as they are,
         or in the movable variant in some arrangement with all its tiles (R3.3, R5.1)."""
@@ -207,90 +205,127 @@ class TreasureGame:
         return self.push(seat, self.check(seat, action))
 
     def check(self, seat: int, action: Action) -> Action:
-        """Raise :class:`IllegalActionError` unless the action is legal; return it canonical."""
+        """Raise :class:`IllegalActionError` unless the action is legal; return it canonical.
+
+        The questions are asked in the order a player would: is it a well-formed action of
+        a seat whose turn it is (:meth:`_check_turn`), then what its kind needs. The first
+        refusal names its rule, so the order is part of the behaviour."""
+        self._check_turn(seat, action)
         st = self.state
-        if not 0 <= seat < len(self.seats):
-            raise _illegal("R2.1", f"there is no seat {seat}")
-        if st.over:
-            raise _illegal("R4", "the game is over")
-        try:
-            ok = parse(fmt(action, self.grid(seat)), self.grid(seat)) == action
-        except (ValueError, IndexError):
-            ok = False
-        if not ok:
-            raise _illegal("notation", f"malformed action {quote(action)} (see docs/treasure-notation.md)")
-        if seat != st.current:
-            who = self.seats[st.current].name
-            if action.kind == TAKE and self._just_took(seat):
-                raise _illegal("R3.4", f"one tile a turn: you took yours; it is {who}'s turn")
-            raise _illegal("R2.3", f"it is {who}'s turn; play goes in seat order")
         kind = action.kind
         if kind == ROLL:
             if st.rolls:
-                raise _illegal("R3.1", "the dice are already rolled this turn: reroll some, or take a tile")
+                raise IllegalActionError("R3.1", "the dice are already rolled this turn: reroll some, or take a tile")
             return action
         if st.rolls == 0:
             if kind == TAKE and self._just_took(seat):
-                raise _illegal("R3.4", "one tile a turn: roll to start your next turn")
-            raise _illegal("R3.1", "roll the five dice first ('roll')")
+                raise IllegalActionError("R3.4", "one tile a turn: roll to start your next turn")
+            raise IllegalActionError("R3.1", "roll the five dice first ('roll')")
         if kind == REROLL:
-            if st.rolls >= ROLLS:
-                raise _illegal("R3.1", f"at most {ROLLS} rolls a turn")
-            if not action.dice:
-                raise _illegal("R3.1", "reroll a non-empty set of dice")
-            if not contains(st.dice, action.dice):
-                raise _illegal("R3.1", f"the dice show {st.dice}; there is no {action.dice} among them")
-            return action
+            return self._check_reroll(action)
         if kind == PASS:
-            takes = self._takes(seat, first_only=True)
-            if st.rolls < ROLLS:
-                raise _illegal("R3.1", "after the first and second roll, take a tile or reroll")
-            if takes:
-                raise _illegal("R3.2", "after the third roll you must take a tile when one can be taken: "
-                               + fmt(takes[0], self.grid(seat)))
+            return self._check_pass(seat, action)
+        return self._check_take(seat, action)
+
+    def _check_turn(self, seat: int, action: Action) -> None:
+        """What every action needs, whatever its kind: a seat, a game still on, notation
+        that reads back as the same action (so a record replays it), and the seat's turn."""
+        st = self.state
+        if not 0 <= seat < len(self.seats):
+            raise IllegalActionError("R2.1", f"there is no seat {seat}")
+        if st.over:
+            raise IllegalActionError("R4", "the game is over")
+        if not round_trips(action, self.grid(seat), parse, fmt):
+            raise IllegalActionError("notation", f"malformed action {quote(action)} (see docs/treasure-notation.md)")
+        if seat != st.current:
+            who = self.seats[st.current].name
+            if action.kind == TAKE and self._just_took(seat):
+                raise IllegalActionError("R3.4", f"one tile a turn: you took yours; it is {who}'s turn")
+            raise IllegalActionError("R2.3", f"it is {who}'s turn; play goes in seat order")
+
+    def _check_reroll(self, action: Action) -> Action:
+        """A reroll after the first or second roll, of dice that show (R3.1)."""
+        st = self.state
+        if st.rolls >= ROLLS:
+            raise IllegalActionError("R3.1", f"at most {ROLLS} rolls a turn")
+        if not action.dice:
+            raise IllegalActionError("R3.1", "reroll a non-empty set of dice")
+        if not contains(st.dice, action.dice):
+            raise IllegalActionError("R3.1", f"the dice show {st.dice}; there is no {action.dice} among them")
+        return action
+
+    def _check_pass(self, seat: int, action: Action) -> Action:
+        """A pass only after the third roll, and only when no tile can be taken (R3.1, R3.2)."""
+        takes = self._takes(seat, first_only=True)
+        if self.state.rolls < ROLLS:
+            raise IllegalActionError("R3.1", "after the first and second roll, take a tile or reroll")
+        if takes:
+            raise IllegalActionError("R3.2", "after the third roll you must take a tile when one can be taken: "
+                                     + fmt(takes[0], self.grid(seat)))
+        return action
+
+    def _check_take(self, seat: int, action: Action) -> Action:
+        """A take: of a top tile (:meth:`_top_named`) that the dice show (:meth:`_check_needs`),
+        put where it fits (:meth:`_check_square`) or, in the movable variant, arranged (R5.1)."""
+        action, tile = self._top_named(action)
+        self._check_needs(tile)
+        if action.square < 0:
+            if not self.movable:
+                raise IllegalActionError("R3.3", "say where the tile goes, like take:scroll@B2.h "
+                                         "(the game arranges tiles only in the movable variant, R5.1)")
+            if self._arrangement(seat, tile) is None:
+                raise IllegalActionError("R5.1", f"{tile.id} fits in no arrangement of your tiles on the site")
             return action
-        # TAKE
+        return self._check_square(seat, action, tile)
+
+    def _top_named(self, action: Action) -> tuple[Action, Tile]:
+        """The pile a take names, by its name or by the id of its top tile ("scroll-3"), and
+        that top tile (R1.2, R3.3); the action comes back naming the pile."""
         if "-" in action.pile and action.pile not in self.tiles:
-            raise _illegal("R1.2", f"there is no tile {quote(action.pile)}")
+            raise IllegalActionError("R1.2", f"there is no tile {quote(action.pile)}")
         if action.pile in self.tiles:  # a tile named by id ("scroll-3") must be on top
             named = self.tiles[action.pile]
             top = self.top(named.pile)
             if top is None or top.id != named.id:
-                raise _illegal("R3.3", f"{named.id} is not on top of the {named.pile} pile "
-                               f"(the top is {top.id if top else 'nothing'}); only top tiles can be taken")
+                raise IllegalActionError("R3.3", f"{named.id} is not on top of the {named.pile} pile "
+                                         f"(the top is {top.id if top else 'nothing'}); only top tiles can be taken")
             action = action._replace(pile=named.pile)
         if action.pile not in self.pile_names:
-            raise _illegal("R1.2", f"there is no pile {quote(action.pile)}; piles: {', '.join(self.pile_names)}")
+            raise IllegalActionError("R1.2", f"there is no pile {quote(action.pile)}; "
+                                     f"piles: {', '.join(self.pile_names)}")
         tile = self.top(action.pile)
         if tile is None:
-            raise _illegal("R3.3", f"the {action.pile} pile is empty")
-        if not contains(st.dice, tile.needs):
-            missing = Counter(tile.needs) - Counter(st.dice)
+            raise IllegalActionError("R3.3", f"the {action.pile} pile is empty")
+        return action, tile
+
+    def _check_needs(self, tile: Tile) -> None:
+        """The dice show every symbol the tile needs, each on its own die (R3.3); a refusal
+        says what is missing, and why a pair needs two dice."""
+        dice = self.state.dice
+        if not contains(dice, tile.needs):
+            missing = Counter(tile.needs) - Counter(dice)
             need = "".join(missing.elements())
             twice = any(tile.needs.count(ch) > 1 for ch in set(need))
-            raise _illegal("R3.3", f"{tile.id} needs {tile.needs}; the dice show {st.dice}, "
-                           f"missing {need}" + (" (each needed symbol on its own die: a pair "
-                                                "needs two dice)" if twice else ""))
+            raise IllegalActionError("R3.3", f"{tile.id} needs {tile.needs}; the dice show {dice}, "
+                                     f"missing {need}" + (" (each needed symbol on its own die: a pair "
+                                                          "needs two dice)" if twice else ""))
+
+    def _check_square(self, seat: int, action: Action, tile: Tile) -> Action:
+        """A placed take lies on the site and on free squares (R3.3); a square tile turned
+        is the same tile, so its canonical orientation is ``h``."""
         board = self.boards[seat]
         g = board.grid
-        if action.square < 0:
-            if not self.movable:
-                raise _illegal("R3.3", "say where the tile goes, like take:scroll@B2.h "
-                               "(the game arranges tiles only in the movable variant, R5.1)")
-            if self._arrangement(seat, tile) is None:
-                raise _illegal("R5.1", f"{tile.id} fits in no arrangement of your tiles on the site")
-            return action
         if tile.rows == tile.cols and action.orient == "v":
             action = action._replace(orient="h")  # a square tile turned is the same tile
         mask = board.placements(tile.rows, tile.cols).get((action.square, action.orient))
         where = g.square_name(action.square)
         if mask is None:
-            raise _illegal("R3.3", f"{tile.id} ({tile.rows}x{tile.cols}, {action.orient}) "
-                           "would go off the site", where)
-        overlap = mask & st.covered[seat]
+            raise IllegalActionError("R3.3", f"{tile.id} ({tile.rows}x{tile.cols}, {action.orient}) "
+                                     "would go off the site", where)
+        overlap = mask & self.state.covered[seat]
         if overlap:
             sq = (overlap & -overlap).bit_length() - 1
-            raise _illegal("R3.3", "the tile would lie on another tile", g.square_name(sq))
+            raise IllegalActionError("R3.3", "the tile would lie on another tile", g.square_name(sq))
         return action
 
     def _just_took(self, seat: int) -> bool:
@@ -381,9 +416,9 @@ class TreasureGame:
         a game is final (R4): the take that ends it cannot be taken back. Given a seat, it
         must be the seat that made that action (the Tomb's ``undo(player)`` shape)."""
         if self.is_over:
-            raise _illegal("R4", "the game is over and its result stands; the last take cannot be undone")
+            raise IllegalActionError("R4", "the game is over and its result stands; the last take cannot be undone")
         if not self.can_undo(seat):
-            raise _illegal("undo", "nothing to undo since the last roll of the dice")
+            raise IllegalActionError("undo", "nothing to undo since the last roll of the dice")
         self.state = self._undo.pop()
         return self.history.pop()[1]
 

@@ -39,12 +39,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement
-from typing import Final, TypeVar
+from typing import TypeVar
 
 from mummy.core.errors import quote
-from mummy.treasure.content import DICE, SYMBOLS, sort_symbols
+from mummy.treasure.content import DICE, ROLLS, SYMBOLS, sort_symbols
 
-ROLLS: Final = 3
 Num = TypeVar("Num", Fraction, float)
 
 
@@ -284,37 +283,48 @@ class Decision:
     reroll: str  # dice to reroll ("" when taking or when nothing can be done)
 
 
-def best_decision(goals: Sequence[tuple[str, float | int | Fraction]], dice: str | None,
-                  rolls_left: int | None = None, exact: bool = False) -> Decision:
-    """The play that maximises the expected value of the tile finally taken.
+Value = Fraction | float
 
-    ``goals`` are (needs, value) pairs, such as the top tiles a player could take, each
-    with the value a bot puts on it. ``dice=None`` is a fresh turn (then the decision is
-    to roll all five, and the value is the expected value of the turn).
+
+class _Plan:
+    """The dynamic programme of :func:`best_decision` for one set of goals (R6).
+
+    Why a class: the three passes share the multisets, the arithmetic (exact fractions or
+    floats) and the value of taking, and each pass is a step one can read alone:
+
+    * ``take[i]``: the best goal value showing in the five-dice multiset ``i`` (R3.3);
+    * :meth:`level`: the expected value of keeping each multiset and rolling the rest,
+      and the best such keep inside each multiset;
+    * :meth:`values`: the value of each five-dice multiset with some rerolls left;
+    * :meth:`best_keep`: the best keep from the dice showing that rerolls at least one die.
     """
-    ms = _multisets()
-    one: Fraction | float = Fraction(1, 6) if exact else 1 / 6
-    zero: Fraction | float = Fraction(0) if exact else 0.0
-    parsed = [(_counts(_check_symbols(n.upper(), "needs")), Fraction(v) if exact else float(v))
-              for n, v in goals]
-    full = ms.by_size[DICE]
-    # take[i]: the best goal value showing in the five-dice multiset i (R3.3).
-    take: dict[int, Fraction | float] = {}
-    take_goal: dict[int, str | None] = {}
-    for i in full:
-        c = ms.items[i]
-        best, which = zero, None
-        for need, value in parsed:
-            if value > best and all(h >= n for h, n in zip(c, need, strict=True)):
-                best, which = value, _text(need)
-        take[i] = best
-        take_goal[i] = which
 
-    def level(after: dict[int, Fraction | float]) -> tuple[list[Fraction | float], list[Fraction | float]]:
-        """W[k]: expected 'after' value keeping multiset k and rolling the rest;
-        M[k]: the best W over the sub-multisets of k."""
-        w: list[Fraction | float] = [zero] * len(ms.items)
-        for i in full:
+    __slots__ = ("ms", "one", "take", "take_goal", "zero")
+
+    def __init__(self, goals: Sequence[tuple[str, float | int | Fraction]], exact: bool) -> None:
+        self.ms = ms = _multisets()
+        self.one: Value = Fraction(1, 6) if exact else 1 / 6
+        self.zero: Value = Fraction(0) if exact else 0.0
+        parsed = [(_counts(_check_symbols(n.upper(), "needs")), Fraction(v) if exact else float(v))
+                  for n, v in goals]
+        self.take: dict[int, Value] = {}
+        self.take_goal: dict[int, str | None] = {}
+        for i in ms.by_size[DICE]:
+            c = ms.items[i]
+            best, which = self.zero, None
+            for need, value in parsed:
+                if value > best and all(h >= n for h, n in zip(c, need, strict=True)):
+                    best, which = value, _text(need)
+            self.take[i] = best
+            self.take_goal[i] = which
+
+    def level(self, after: dict[int, Value]) -> tuple[list[Value], list[Value]]:
+        """W[k]: expected 'after' value keeping multiset k and rolling the rest, computed
+        die by die from the five-dice multisets down; M[k]: the best W over the
+        sub-multisets of k, from the empty multiset up."""
+        ms, zero, one = self.ms, self.zero, self.one
+        w: list[Value] = [zero] * len(ms.items)
+        for i in ms.by_size[DICE]:
             w[i] = after[i]
         for n in range(DICE - 1, -1, -1):
             for i in ms.by_size[n]:
@@ -322,7 +332,7 @@ def best_decision(goals: Sequence[tuple[str, float | int | Fraction]], dice: str
                 for j in ms.plus[i]:
                     total += w[j]
                 w[i] = total * one
-        best: list[Fraction | float] = [zero] * len(ms.items)
+        best: list[Value] = [zero] * len(ms.items)
         for n in range(DICE + 1):
             for i in ms.by_size[n]:
                 b = w[i]
@@ -332,19 +342,48 @@ def best_decision(goals: Sequence[tuple[str, float | int | Fraction]], dice: str
                 best[i] = b
         return w, best
 
-    def values(rerolls: int) -> dict[int, Fraction | float]:
-        """The value of each five-dice multiset with this many rerolls left."""
+    def values(self, rerolls: int) -> dict[int, Value]:
+        """The value of each five-dice multiset with this many rerolls left: take what
+        shows, or the best keep that rerolls at least one die (R3.1)."""
+        ms, take = self.ms, self.take
         value = dict(take)
         for _ in range(rerolls):
-            _, best = level(value)
-            value = {i: max(take[i], *(best[j] for j in ms.minus[i])) for i in full}
+            _, best = self.level(value)
+            value = {i: max(take[i], *(best[j] for j in ms.minus[i])) for i in ms.by_size[DICE]}
         return value
 
+    def best_keep(self, here: int, w: list[Value]) -> tuple[Value, int]:
+        """Taking now against every keep of the dice ``here`` that rerolls at least one
+        die (R3.1): (value, keep), keep -1 when taking is best. Ties keep the first found."""
+        best_value, best_keep = self.take[here], -1
+        seen: set[int] = set()
+        stack = list(self.ms.minus[here])
+        while stack:
+            k = stack.pop()
+            if k in seen:
+                continue
+            seen.add(k)
+            if w[k] > best_value:
+                best_value, best_keep = w[k], k
+            stack.extend(self.ms.minus[k])
+        return best_value, best_keep
+
+
+def best_decision(goals: Sequence[tuple[str, float | int | Fraction]], dice: str | None,
+                  rolls_left: int | None = None, exact: bool = False) -> Decision:
+    """The play that maximises the expected value of the tile finally taken.
+
+    ``goals`` are (needs, value) pairs, such as the top tiles a player could take, each
+    with the value a bot puts on it. ``dice=None`` is a fresh turn (then the decision is
+    to roll all five, and the value is the expected value of the turn).
+    """
+    plan = _Plan(goals, exact)
+    ms = plan.ms
     if dice is None:  # a fresh turn: roll all five, then play on with two rerolls
         rolls = ROLLS if rolls_left is None else rolls_left
         if not 1 <= rolls <= ROLLS:
             raise ValueError(f"a fresh turn has 1 to {ROLLS} rolls")
-        w, _ = level(values(rolls - 1))
+        w, _ = plan.level(plan.values(rolls - 1))
         return Decision(w[ms.index[(0,) * 6]], None, "")
     rolls = ROLLS - 1 if rolls_left is None else rolls_left
     if not 0 <= rolls <= ROLLS - 1:
@@ -354,21 +393,10 @@ def best_decision(goals: Sequence[tuple[str, float | int | Fraction]], dice: str
         raise ValueError(f"{DICE} dice show, not {len(dice)}")
     here = ms.index[_counts(dice)]
     if rolls == 0:
-        return Decision(take[here], take_goal[here], "")
-    # Taking now against every keep that rerolls at least one die (R3.1).
-    w, _ = level(values(rolls - 1))
-    best_value, best_keep = take[here], -1
-    seen: set[int] = set()
-    stack = list(ms.minus[here])
-    while stack:
-        k = stack.pop()
-        if k in seen:
-            continue
-        seen.add(k)
-        if w[k] > best_value:
-            best_value, best_keep = w[k], k
-        stack.extend(ms.minus[k])
+        return Decision(plan.take[here], plan.take_goal[here], "")
+    w, _ = plan.level(plan.values(rolls - 1))
+    best_value, best_keep = plan.best_keep(here, w)
     if best_keep < 0:
-        return Decision(best_value, take_goal[here], "")
+        return Decision(best_value, plan.take_goal[here], "")
     reroll = _text([h - k for h, k in zip(ms.items[here], ms.items[best_keep], strict=True)])
     return Decision(best_value, None, reroll)

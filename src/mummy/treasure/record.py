@@ -14,8 +14,8 @@ from typing import Any, Final
 from mummy.core.grid import iter_bits
 from mummy.core.records import RecordError, ReplayResult, check_header, replay_actions
 from mummy.treasure.actions import fmt, parse
-from mummy.treasure.content import sites
-from mummy.treasure.game import ROLLS, Seat, TreasureGame
+from mummy.treasure.content import ROLLS, sites
+from mummy.treasure.game import Seat, TreasureGame
 from mummy.treasure.odds import odds_many
 
 RECORD_FORMAT: Final = "mummy.treasure.record"

@@ -12,8 +12,10 @@ from typing import Any
 
 from mummy.core.grid import Grid
 from mummy.core.polyomino import TRANSFORMS, orientations
+from mummy.tomb.board import DIG_VARIANTS
 from mummy.tomb.content import TABLE_SHAPES, map_ids, map_spec, tile_table
-from mummy.treasure.content import piles, sites
+from mummy.tomb.rules import ALERTS, BUY_COST, CHOOSE_COST, ROUNDS, ROW_BONUS, ROW_SIZE, TURN_COST
+from mummy.treasure.content import DICE, ROLLS, SYMBOLS, piles, sites
 
 
 def _squares(grid: Grid, mask: int) -> list[str]:
@@ -76,18 +78,23 @@ def tomb_map_content(map_id: str) -> dict[str, Any]:
 
 
 def tomb_content() -> dict[str, Any]:
-    """All the Tomb's content for the browser: maps, shapes and the Tile Table layout
-    (its rows, each the two shapes of a die value)."""
+    """All the Tomb's content for the browser: maps, shapes, the Tile Table layout (its
+    rows, each the two shapes of a die value) and the rules' constants the page shows."""
     return {
         "maps": {m: tomb_map_content(m) for m in map_ids()},
         "shapes": tomb_shapes(),
         "table": [list(TABLE_SHAPES[i:i + 2]) for i in range(0, len(TABLE_SHAPES), 2)],
+        "rules": {"rounds": ROUNDS, "alerts": ALERTS, "row_size": ROW_SIZE, "dig_sides": list(DIG_VARIANTS),
+                  "costs": {"up": TURN_COST, "down": TURN_COST, "buy": BUY_COST, "choose": CHOOSE_COST},
+                  "row_bonus": list(ROW_BONUS)},
     }
 
 
 def treasure_content() -> dict[str, Any]:
-    """All of Treasure's content for the browser: the sites' shapes and the piles."""
+    """All of Treasure's content for the browser: the sites' shapes, the piles and the
+    rules' constants the page shows (the symbols in their canonical order)."""
     return {
+        "rules": {"rolls": ROLLS, "dice": DICE, "symbols": SYMBOLS},
         "sites": {
             s.name: {"rows": s.grid.height, "cols": s.grid.width, "squares": _squares(s.grid, s.squares)}
             for s in sites().values()

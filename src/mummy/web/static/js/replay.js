@@ -1,9 +1,10 @@
 // The replay page: /replay/{id}[?step=N]. A finished game, step by step: each step is the
 // game after its first N log entries (GET /api/games/{id}/replay?step=N), drawn by the
-// game's own module (tomb.js: renderTombState, treasure.js: renderTreasureState).
-import { $, ApiError, TITLES, api, content, errorText, gameIdFromPath, h } from "./api.js";
+// game's own module (games.js: tomb.js renderTombState, treasure.js renderTreasureState).
+import { ApiError, api, content, errorText } from "./api.js";
+import { $, gameIdFromPath, h } from "./dom.js";
+import { GAMES, loadModule, titleOf } from "./games.js";
 
-const RENDERERS = { tomb: ["./tomb.js", "renderTombState"], treasure: ["./treasure.js", "renderTreasureState"] };
 const PLAY_EVERY = 700; // ms between steps while playing
 const FETCH_DELAY = 40; // ms: a burst of steps (a dragged slider, a held key) fetches only where it stops
 
@@ -205,36 +206,31 @@ function resultList(view) {
   const result = view.result;
   if (!result) return [h("p", {}, "The game is over.")];
   const names = replay.names;
+  const kind = GAMES[view.game];
   const order = names.map((_, i) => i).sort((a, b) => (result.places[a] ?? 99) - (result.places[b] ?? 99));
   const items = order.map((i) => {
     const place = result.places[i];
-    let what;
-    if (view.game === "tomb") what = `${result.scores[i]} points`;
-    else what = `${result.squares[i]} squares covered${result.turns ? ` in ${result.turns[i]} turns` : ""}`;
-    return h("li", { "data-seat": String(i) }, h("strong", {}, names[i]), ` — ${what}`,
+    return h("li", { "data-seat": String(i) }, h("strong", {}, names[i]), ` — ${kind ? kind.outcome(result, i) : ""}`,
       place === 1 && names.length > 1 ? h("span", { class: "badge done" }, "★ winner") : null);
   });
   const lines = [h("ol", { class: "result-list" }, items)];
-  if (view.game === "treasure") {
-    const why = result.reason === "full"
-      ? `${names[result.winner] ?? "A player"} filled their site.`
-      : "No tile could be taken any more.";
-    lines.push(h("p", { class: "muted" }, why));
-  }
+  const why = kind ? kind.why(result, names) : null;
+  if (why) lines.push(h("p", { class: "muted" }, why));
   if (view.reveal) lines.push(h("p", { class: "muted" }, `Seed ${view.reveal.seed}, revealed now that the game is over.`));
   return lines;
 }
 
 // -- loading ---------------------------------------------------------------------------------
 async function loadRenderer(game) {
-  const [path, name] = RENDERERS[game] || [];
-  if (!path) return { error: `no drawing module for the game '${game}'` };
+  const kind = GAMES[game];
+  if (!kind) return { error: `no drawing module for the game '${game}'` };
+  const path = kind.module.slice(2);
   try {
-    const [module, data] = await Promise.all([import(path), content(game)]);
-    if (typeof module[name] !== "function") return { error: `${path.slice(2)} has no ${name}()` };
-    return { draw: module[name], data };
+    const [module, data] = await Promise.all([loadModule(game), content(game)]);
+    if (typeof module[kind.renderer] !== "function") return { error: `${path} has no ${kind.renderer}()` };
+    return { draw: module[kind.renderer], data };
   } catch (error) {
-    return { error: `${path.slice(2)} could not be loaded (${errorText(error)})` };
+    return { error: `${path} could not be loaded (${errorText(error)})` };
   }
 }
 
@@ -257,7 +253,7 @@ async function main() {
   }
   replay.view = view;
   replay.names = view.seats.map((s) => s.name);
-  const kind = TITLES[view.game] || view.game;
+  const kind = titleOf(view.game);
   $("title").textContent = `Replay — ${kind}: ${replay.names.join(", ")}`;
   document.title = `mummy — replay of ${kind}`;
   const rendererPromise = loadRenderer(view.game);

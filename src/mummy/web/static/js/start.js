@@ -1,6 +1,8 @@
 // The start page (/): a new game, joining by link, this browser's games, the daily
 // challenge and the best scores. Everything goes through the HTTP API (docs/server.md).
-import { $, TITLES, api, content, errorText, h, seats } from "./api.js";
+import { api, content, errorText, seats } from "./api.js";
+import { $, h } from "./dom.js";
+import { titleOf } from "./games.js";
 
 const SITES = ["oasis", "valley", "temple", "pyramid"];
 const BOTS = ["random", "greedy", "strong"];
@@ -107,7 +109,7 @@ function refreshSeats() {
   });
   addSeat.disabled = rows.length >= limit;
   seatLimit.textContent = rows.length > limit
-    ? `${TITLES[game]} seats at most ${limit} players: remove ${rows.length - limit}.`
+    ? `${titleOf(game)} seats at most ${limit} players: remove ${rows.length - limit}.`
     : `${rows.length} of at most ${limit} seats.`;
   seatLimit.classList.toggle("warning", rows.length > limit);
   // Who starts (Treasure): one option a seat, keeping the choice when it still exists.
@@ -128,7 +130,7 @@ function refreshKind() {
 function collect() {
   const game = gameKind.value;
   const rows = seatRows();
-  if (rows.length > LIMITS[game]) return `${TITLES[game]} seats at most ${LIMITS[game]} players: remove ${rows.length - LIMITS[game]} seat(s).`;
+  if (rows.length > LIMITS[game]) return `${titleOf(game)} seats at most ${LIMITS[game]} players: remove ${rows.length - LIMITS[game]} seat(s).`;
   const seatsBody = rows.map((row) => ({
     name: row.querySelector(".seat-name").value.trim() || null,
     bot: row.querySelector(".seat-kind").value || null,
@@ -279,7 +281,7 @@ async function loadMyGames() {
         : [h("a", { class: "button primary resume-link", href: resume }, "Resume")];
       return h("li", { class: "game-item", "data-game-id": g.id, "data-seat": String(g.seat), "data-over": g.over ? "yes" : "no" },
         h("div", { class: "game-what" },
-          h("strong", {}, TITLES[g.game] || g.game), " · ", h("span", { class: "seat-name-text" }, g.name),
+          h("strong", {}, titleOf(g.game)), " · ", h("span", { class: "seat-name-text" }, g.name),
           h("span", { class: "muted" }, ` (seat ${g.seat + 1})`)),
         h("div", { class: "game-meta row" },
           h("span", { class: g.over ? "badge done" : "badge turn" }, g.over ? "✔ over" : "▶ in progress"),

@@ -1,0 +1,84 @@
+"""What the service shows of finished games and of the day's challenge: the daily seeds,
+the leaderboards and the replays.
+
+All three read games that no longer change (or, for a daily seed, a secret that never
+does), so none of them takes part in play: the service hands them the way to a game in
+memory (``current``: the game locked and current) and the repository, and answers for
+them (``GameService.leaderboard``, ``daily_seed``, ``replay``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any
+
+from mummy.games import KINDS
+from mummy.server.errors import ServiceError
+from mummy.server.live import LiveGame
+from mummy.server.replays import Replays
+from mummy.server.repository import Repository
+
+#: The game in memory, locked and still the current copy, for the ``with`` block.
+Current = Callable[[str], AbstractContextManager[LiveGame]]
+
+
+class Boards:
+    """The daily challenge's seeds, the leaderboards, and the replays of finished games."""
+
+    def __init__(self, repo: Repository, current: Current) -> None:
+        self._repo = repo
+        self._current = current
+        self._replays = Replays()
+
+    def daily_seed(self, kind: str, day: str) -> int:
+        """The day's seed for a game: a keyed hash of the day, secret until the day is over."""
+        key = self._repo.secret("daily").encode()
+        digest = hmac.new(key, f"{kind}:{day}".encode(), hashlib.sha256).digest()
+        return int.from_bytes(digest[:8], "big") >> 1
+
+    def leaderboard(self, kind: str, where: str | None = None, daily: str | None = None,
+                    limit: int = 20) -> list[dict[str, Any]]:
+        """Finished solo games, best first: the Tomb by score on a map, Treasure by the
+        fewest turns to fill a site. ``daily`` restricts to one day's challenge.
+
+        One query on an index with a limit (the columns stamped when a game ends, see
+        :meth:`LiveGame.standing`), so a board costs the same at any number of games:
+        loading every finished game took seconds at 100k games, and failed at 260k. Ties
+        go to whoever finished first."""
+        if kind not in KINDS:
+            raise ServiceError(422, "bad_request", f"unknown game {kind!r}")
+        games, names = self._repo.board(kind, where, daily, max(1, min(limit, 100)))
+        rows = []
+        for g in games:
+            entry: dict[str, Any] = {"id": g.id, "name": names.get(g.id), "daily": g.daily,
+                                     "finished": g.finished.isoformat() if g.finished else None}
+            entry.update(KINDS[kind].board_entry(g.place, g.score, g.turns))
+            rows.append(entry)
+        return rows
+
+    def replay(self, game_id: str, step: int) -> dict[str, Any]:
+        """A finished game as it stood after its first ``step`` log entries, from its tape
+        (``replays``): at most ``REPLAY_EVERY`` applies, and one for the next step."""
+        with self._current(game_id) as live:
+            if not live.revealable:
+                raise ServiceError(409, "not_over", "replays open when the game (and its day) is over")
+            kind, steps, seed, config = live.kind, live.version, live.row.seed, live.config
+            names = [x.name for x in live.seats]
+        if not 0 <= step <= steps:
+            raise ServiceError(422, "bad_request", f"step is 0 to {steps}")
+        tape = self._replays.tape(game_id, lambda: kind.new(seed, config, names))
+        with tape.lock:
+            game, at = tape.start(step)
+            rows = self._repo.entries(game_id, min(at, step - 1), step) if step else []
+            for entry in rows:
+                if entry.seq > at:
+                    kind.apply(game, entry.seat, entry.text)
+                    tape.passed(entry.seq, game)
+            state = kind.view(game)
+            tape.keep(step, game)
+        return {"id": game_id, "step": step, "steps": steps,
+                "action": {"seat": rows[-1].seat, "action": rows[-1].text} if step else None,
+                "state": state}

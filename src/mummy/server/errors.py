@@ -1,0 +1,35 @@
+"""The service's refusals: what the routes turn into an HTTP error or a websocket message.
+
+Its own module, below everything that raises it (the games in memory, the service, the
+boards) and everything that answers it (the routes, the websocket), so that none of
+those needs another to name it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    """A refusal with an HTTP-like status, a code, and the engine's rule when it has one."""
+
+    def __init__(self, status: int, code: str, message: str, rule: str | None = None,
+                 where: str | None = None, version: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.where = where
+        self.version = version
+
+    def payload(self) -> dict[str, Any]:
+        """The error as the wire carries it (``{"error": ...}`` over HTTP and websockets)."""
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.rule:
+            out["rule"] = self.rule
+        if self.where:
+            out["where"] = self.where
+        if self.version is not None:
+            out["version"] = self.version
+        return out

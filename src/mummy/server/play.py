@@ -1,0 +1,91 @@
+"""A person's action and what follows it, the same over HTTP and websockets: where it is
+made (on the event loop when it can be, else a worker thread), who is told, and when the
+bots reply.
+
+The routes (``routes/``) and the websocket (``sockets``) reach one :class:`Play` through
+the app (``app.state.play``, see ``deps``); it holds the service, the hub of websockets
+and the app's worker threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import anyio
+
+from mummy.server.hub import Hub
+from mummy.server.service import GameService
+
+T = TypeVar("T")
+
+#: People's service calls that cannot be made on the event loop run in worker threads;
+#: only a few at once, since the work is Python under one lock (the GIL): more threads
+#: would only make each one wait longer for its turn. Bots have threads of their own
+#: (``GameService.play_bots``): a person's call never waits behind a bot's thinking.
+WORKERS = 4
+
+
+class Workers:
+    """The app's worker threads for people's service calls (a limiter made in the app's
+    loop). Nothing else runs here: bots have their own threads (``mummy.server.bots``)."""
+
+    def __init__(self) -> None:
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    @property
+    def busy(self) -> int:
+        """Calls running in the worker threads now."""
+        return 0 if self._limiter is None else int(self._limiter.borrowed_tokens)
+
+    async def run(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in a worker thread, at most ``WORKERS`` at once."""
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(WORKERS)
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=self._limiter)
+
+
+class Play:
+    """People's actions and views for the routes and the websocket, on the event loop
+    when the game is in memory and free (the common case, and the fast one), else in the
+    app's worker threads."""
+
+    def __init__(self, service: GameService, hub: Hub, workers: Workers) -> None:
+        self.service = service
+        self.hub = hub
+        self.workers = workers
+
+    async def act(self, game_id: str, token: str | None, client_id: Any, version: int,
+                  action: Any) -> dict[str, Any]:
+        """A person's action: on the loop when the game is in memory and free, else in a
+        worker thread (loading it, or waiting for it). The service checks the client id
+        and the action, whatever a message holds."""
+        svc = self.service
+        result = await svc.act_now(game_id, token, client_id, version, action)
+        if result is None:
+            result = await self.workers.run(svc.act, game_id, token, client_id, version, action)
+        return result
+
+    async def told(self, game_id: str, result: dict[str, Any]) -> None:
+        """Everyone is told of a committed action; then the bots think and everyone is told
+        of their moves. Bots think in their own threads, one move at a time in turn with
+        other games' bots (``GameService.play_bots``), never in the people's worker threads."""
+        if result.get("repeated"):
+            return
+        svc = self.service
+        await self.hub.broadcast(svc, game_id)
+        if svc.bots_due(game_id):
+            moved = await asyncio.wrap_future(svc.play_bots(game_id))
+            if moved:
+                await self.hub.broadcast(svc, game_id)
+
+    async def view(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The game as this token (or a spectator) sees it: on the loop when it can be."""
+        views = self.service.views_now(game_id, [token])
+        return views[0] if views is not None else await self.workers.run(self.service.view, game_id, token)
+
+    async def log_since(self, game_id: str, version: int, token: str | None) -> dict[str, Any]:
+        """A page of the log after ``version`` (``GameService.log_since``), in a worker thread."""
+        return await self.workers.run(self.service.log_since, game_id, version, token)

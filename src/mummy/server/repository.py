@@ -1,0 +1,173 @@
+"""The service's storage: every statement it runs, rows in and rows out (SQLAlchemy 2 over
+the tables of ``models``; ``db`` makes the engines and runs the migrations).
+
+Nothing here knows the rules of play: the service decides what to write and when, the
+writer (``writer``) decides in which thread and transaction, and this module only says how.
+The hot path (an action's row and its game's stamp) runs statements compiled once,
+straight on the driver's cursor (:class:`_Compiled`); everything else goes through the
+ORM, whose cost does not matter off that path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import threading
+from datetime import datetime
+from typing import Any, Final, cast
+
+from sqlalchemy import ClauseElement, Connection, Dialect, Engine, Row, bindparam, insert, select, true, update
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
+from sqlalchemy.sql.compiler import SQLCompiler
+
+from mummy.server.models import ActionRow, GameRow, SeatRow, SecretRow
+from mummy.server.writer import Write, WriteLock
+
+_INSERT_ACTION: Final = insert(ActionRow)
+_STAMP: Final = (update(GameRow).where(GameRow.id == bindparam("b_id"))
+                 .values(version=bindparam("b_version"), over=bindparam("b_over")))
+# The game-ending move also stamps the leaderboard's columns (see LiveGame.standing).
+_STAMP_OVER: Final = _STAMP.values(result=bindparam("b_result"), ranked=bindparam("b_ranked"),
+                                   place=bindparam("b_place"), score=bindparam("b_score"),
+                                   turns=bindparam("b_turns"), ranking=bindparam("b_ranking"),
+                                   finished=bindparam("b_finished"))
+_ACTION_COLUMNS: Final = [c.name for c in ActionRow.__table__.columns]
+
+#: A game as stored: its row, its seats in order, and its log in order.
+Stored = tuple[GameRow, list[SeatRow], list[ActionRow]]
+#: A log entry as replays and resyncs read it: (seq, seat, text).
+Entry = Row[int, int, str]
+#: A board's game: (id, daily, place, score, turns, finished).
+BoardGame = Row[str, str | None, str | None, int | None, int | None, datetime | None]
+
+
+class _Compiled:
+    """A statement compiled once for the database's dialect, with the order and the type
+    conversions of its parameters, run straight on the driver's cursor. SQLAlchemy's
+    work per execution (a context, parameter processing, a result) cost three times the
+    SQL itself on SQLite: 0.16 ms against 0.05 ms for a move's write."""
+
+    def __init__(self, statement: ClauseElement, dialect: Dialect, keys: list[str] | None = None) -> None:
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect, column_keys=keys))
+        self.sql = str(compiled)
+        names = list(compiled.positiontup or []) if compiled.positional else list(compiled.binds)
+        self.positional = compiled.positional
+        self.params = [(name, compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect))
+                       for name in names]
+        self.error: type[Exception] = dialect.loaded_dbapi.Error
+
+    def run(self, cursor: Any, rows: list[dict[str, Any]]) -> None:
+        """Execute for every row; the driver's errors are raised as SQLAlchemy's, as
+        ``Connection.execute`` raises them (a taken key is an ``IntegrityError``)."""
+        params: list[Any] = (
+            [tuple(row[k] if p is None else p(row[k]) for k, p in self.params) for row in rows]
+            if self.positional else
+            [{k: row[k] if p is None else p(row[k]) for k, p in self.params} for row in rows])
+        try:
+            cursor.executemany(self.sql, params)
+        except self.error as exc:
+            raise DBAPIError.instance(self.sql, None, exc, self.error) from exc
+
+
+class Repository:
+    """The games' rows on one engine, and the process's write lock for them."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        # SQLite takes one writer at a time and makes the others sleep and retry (in steps
+        # of up to 100 ms): writers of this process queue here instead, which is fast.
+        self.writes: WriteLock = (threading.Lock() if engine.dialect.name == "sqlite"
+                                  else contextlib.nullcontext())
+        self._statements: tuple[_Compiled, _Compiled, _Compiled] | None = None
+
+    # -- the hot path: an action's row and its game's stamp ---------------------------------
+    def write_actions(self, conn: Connection, batch: list[Write]) -> None:
+        """Insert the batch's log entries and stamp their games' versions (and results),
+        in the caller's transaction: the writer's ``execute``."""
+        if self._statements is None:
+            dialect = self.engine.dialect
+            self._statements = (_Compiled(_INSERT_ACTION, dialect, _ACTION_COLUMNS),
+                                _Compiled(_STAMP, dialect), _Compiled(_STAMP_OVER, dialect))
+        insert_action, stamp, stamp_over = self._statements
+        cursor = conn.connection.cursor()
+        try:
+            insert_action.run(cursor, [w.row for w in batch])
+            stamps = [w.stamp for w in batch if "b_result" not in w.stamp]
+            if stamps:
+                stamp.run(cursor, stamps)
+            finals = [w.stamp for w in batch if "b_result" in w.stamp]
+            if finals:
+                stamp_over.run(cursor, finals)
+        finally:
+            cursor.close()
+
+    # -- games ------------------------------------------------------------------------------
+    def add_game(self, row: GameRow, seats: list[SeatRow]) -> None:
+        """Store a new game and its seats, in one transaction."""
+        with self.writes, Session(self.engine) as s, s.begin():
+            s.add(row)
+            s.flush()  # the game before its seats (foreign keys)
+            s.add_all(seats)
+
+    def read_game(self, game_id: str) -> Stored | None:
+        """The game's row, seats and whole log (detached from the session), or None."""
+        with Session(self.engine) as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return None
+            seats = list(s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
+            log = list(s.scalars(select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)))
+            s.expunge_all()
+        return row, seats, log
+
+    def games_of(self, token_hashes: list[str]) -> list[dict[str, Any]]:
+        """The games in which these token hashes hold seats, newest first."""
+        with Session(self.engine) as s:
+            rows = s.execute(select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
+                             .where(SeatRow.token_hash.in_(token_hashes)).order_by(GameRow.created.desc())).all()
+            return [{"id": g.id, "game": g.kind, "seat": seat.seat, "name": seat.name, "version": g.version,
+                     "over": g.over} for seat, g in rows]
+
+    # -- the log ----------------------------------------------------------------------------
+    def entries(self, game_id: str, after: int, upto: int) -> list[Entry]:
+        """The log entries ``after`` < seq <= ``upto`` (a range of the log's primary key)."""
+        with Session(self.engine) as s:
+            return list(s.execute(select(ActionRow.seq, ActionRow.seat, ActionRow.text).where(
+                ActionRow.game_id == game_id, ActionRow.seq > after, ActionRow.seq <= upto)
+                .order_by(ActionRow.seq)).all())
+
+    def entries_after(self, game_id: str, version: int, limit: int) -> list[Entry]:
+        """At most ``limit`` log entries after ``version``, in order."""
+        with Session(self.engine) as s:
+            return list(s.execute(select(ActionRow.seq, ActionRow.seat, ActionRow.text)
+                                  .where(ActionRow.game_id == game_id, ActionRow.seq > version)
+                                  .order_by(ActionRow.seq).limit(limit)).all())
+
+    # -- boards and secrets -----------------------------------------------------------------
+    def board(self, kind: str, where: str | None, daily: str | None,
+              limit: int) -> tuple[list[BoardGame], dict[str, str]]:
+        """A board's finished games, best first (one query on an index, with a limit), and
+        the names of their players (seat 0)."""
+        query = select(GameRow.id, GameRow.daily, GameRow.place, GameRow.score, GameRow.turns,
+                       GameRow.finished).where(GameRow.kind == kind, GameRow.ranked == true())
+        if daily is not None:
+            query = query.where(GameRow.daily == daily)
+        if where is not None:
+            query = query.where(GameRow.place == where)
+        query = query.order_by(GameRow.ranking, GameRow.finished).limit(limit)
+        with Session(self.engine) as s:
+            games = list(s.execute(query).all())
+            names = dict(s.execute(select(SeatRow.game_id, SeatRow.name).where(
+                SeatRow.game_id.in_([g.id for g in games]), SeatRow.seat == 0)).all()) if games else {}
+        return games, names
+
+    def secret(self, name: str) -> str:
+        """A server secret, made (and stored) on first use."""
+        with self.writes, Session(self.engine) as s, s.begin():
+            row = s.get(SecretRow, name)
+            if row is None:
+                row = SecretRow(name=name, value=secrets.token_hex(32))
+                s.add(row)
+            return row.value
+

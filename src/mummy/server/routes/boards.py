@@ -1,0 +1,34 @@
+"""The daily challenge and the leaderboards over HTTP."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from mummy.server import clock
+from mummy.server.deps import ServiceDep
+from mummy.server.schemas import GameName, SeatIn
+
+router = APIRouter()
+
+
+@router.post("/api/daily/{game}", status_code=201)
+def daily(game: GameName, body: SeatIn, svc: ServiceDep) -> dict[str, Any]:
+    created = svc.create_daily(game, body.name)
+    token = created["seats"][0]["token"]
+    created["seats"][0]["invite"] = f"/play/{created['id']}#token={token}"
+    return created
+
+
+@router.get("/api/daily/{game}")
+def daily_board(game: GameName, svc: ServiceDep, day: str | None = None) -> dict[str, Any]:
+    day = day or clock.today()
+    return {"day": day, "leaderboard": svc.leaderboard(game, daily=day)}
+
+
+@router.get("/api/leaderboards/{game}")
+def leaderboard(game: GameName, svc: ServiceDep,
+                where: Annotated[str | None, Query(max_length=16, description="map or site")] = None,
+                ) -> dict[str, Any]:
+    return {"game": game, "where": where, "leaderboard": svc.leaderboard(game, where)}

@@ -1,0 +1,64 @@
+"""Games over HTTP: create one, view it, act in it, and read its record or replay."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
+
+from mummy import __version__
+from mummy.server.deps import PlayDep, ServiceDep, TokenDep
+from mummy.server.errors import ServiceError
+from mummy.server.schemas import ActIn, CreateGame, Tokens
+
+router = APIRouter()
+
+
+@router.get("/api/health")
+def health() -> dict[str, Any]:
+    return {"ok": True, "version": __version__}
+
+
+@router.post("/api/games", status_code=201)
+def create_game(body: CreateGame, svc: ServiceDep) -> dict[str, Any]:
+    created = svc.create(body.game, [s.model_dump() for s in body.seats], body.config(), body.seed)
+    for seat in created["seats"]:
+        if seat["token"]:
+            seat["invite"] = f"/play/{created['id']}#token={seat['token']}"
+    return created
+
+
+@router.get("/api/games/{game_id}")
+def get_game(game_id: str, svc: ServiceDep, token: TokenDep) -> dict[str, Any]:
+    return svc.view(game_id, token)
+
+
+@router.post("/api/games/{game_id}/actions")
+async def act(game_id: str, body: ActIn, play: PlayDep, token: TokenDep) -> dict[str, Any]:
+    try:
+        result = await play.act(game_id, token, body.client_id, body.version, body.action)
+    except ServiceError as exc:
+        if exc.code in ("stale", "illegal"):  # with the current state, to resynchronise
+            view = await play.view(game_id, token)
+            return JSONResponse(status_code=exc.status,  # type: ignore[return-value]
+                                content={"error": exc.payload(), "state": view})
+        raise
+    await play.told(game_id, result)
+    return {"result": result, "state": await play.view(game_id, token)}
+
+
+@router.get("/api/games/{game_id}/record")
+def record(game_id: str, svc: ServiceDep) -> dict[str, Any]:
+    return svc.record(game_id)
+
+
+@router.get("/api/games/{game_id}/replay")
+def replay(game_id: str, svc: ServiceDep,
+           step: Annotated[int, Query(ge=0, lt=100_000)] = 0) -> dict[str, Any]:
+    return svc.replay(game_id, step)
+
+
+@router.post("/api/my-games")
+def my_games(body: Tokens, svc: ServiceDep) -> dict[str, Any]:
+    return {"games": svc.games_of(body.tokens)}

@@ -1,0 +1,67 @@
+"""The wire schemas of the HTTP routes (pydantic): what a request's body may hold.
+
+Bodies are read strictly, as the websocket reads its messages: ``"version": true`` or
+``"1"`` is no version. The models' names are the OpenAPI schema's component names.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from mummy.games import KINDS
+
+
+def _whole_unicode(text: str) -> str:
+    """A lone surrogate (``"\\ud800"`` in JSON) is not text: it could be neither stored
+    nor sent back, so it is refused here with the field's name, as any bad field is."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("text must be valid Unicode (no lone surrogate)") from None
+    return text
+
+
+#: A string field of a request body: whole Unicode text.
+Text = Annotated[str, AfterValidator(_whole_unicode)]
+#: Bodies are read strictly (see the module's docstring).
+STRICT = ConfigDict(strict=True)
+#: The games a route takes by name (the registry's, ``mummy.games.KINDS``).
+GameName = Literal["tomb", "treasure"]
+
+
+class SeatIn(BaseModel):
+    model_config = STRICT
+    name: Text | None = Field(default=None, max_length=40)
+    bot: Text | None = Field(default=None, max_length=16, description="random, greedy or strong; empty for a person")
+
+
+class CreateGame(BaseModel):
+    model_config = STRICT
+    game: GameName
+    seats: list[SeatIn] = Field(min_length=1, max_length=8)
+    map: Text = Field(default="map1", max_length=16, description="Tomb map")
+    mode: Text = Field(default="standard", max_length=16, description="Tomb mode (T8.2)")
+    sites: list[Annotated[Text, Field(max_length=16)]] | None = Field(default=None, max_length=4,
+                                                                     description="Treasure sites, one per seat")
+    movable: bool = Field(default=False, description="Treasure movable-tiles variant (R5.1)")
+    first: int = Field(default=0, ge=0, le=3, description="Treasure: the seat that starts (R2.3)")
+    seed: int | None = Field(default=None, ge=0, lt=2**63, description="default: a secret random seed")
+
+    def config(self) -> dict[str, Any]:
+        """The game's set-up as the service takes it: the fields its kind reads
+        (``GameKind.config_keys``), so that no route asks which game it is."""
+        return {key: getattr(self, key) for key in KINDS[self.game].config_keys}
+
+
+class ActIn(BaseModel):
+    model_config = STRICT
+    client_id: Text = Field(min_length=1, max_length=64)
+    version: int = Field(ge=0, lt=2**31)
+    action: Text = Field(min_length=1, max_length=64, description="notation, or 'undo'")
+
+
+class Tokens(BaseModel):
+    model_config = STRICT
+    tokens: list[Annotated[Text, Field(max_length=64)]] = Field(max_length=100)

@@ -1,0 +1,55 @@
+// Small helpers every page uses: elements and SVG built from data, a stylesheet added
+// once, the square names of the notation, and the arrow keys as grid steps.
+
+export const $ = (id) => document.getElementById(id);
+
+// The arrow keys as steps on a grid: [dx, dy].
+export const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+// The game id of /play/{id} and /replay/{id}.
+export function gameIdFromPath() {
+  return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+}
+
+// A game's stylesheet, added to the page once (the drawing modules serve several pages).
+export function loadStylesheet(href) {
+  if (!document.querySelector(`link[href="${href}"]`)) document.head.append(h("link", { rel: "stylesheet", href }));
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v);
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+}
+
+// Square names as in the notation: column letters (A..Z, AA..), row numbers from 1.
+// (Coordinates on a grid, not the notation of actions: the actions come as data.)
+function columnName(x) {
+  let name = "";
+  x += 1;
+  while (x) { const r = (x - 1) % 26; name = String.fromCharCode(65 + r) + name; x = Math.floor((x - 1) / 26); }
+  return name;
+}
+export function squareName(x, y) { return `${columnName(x)}${y + 1}`; }
+export function parseSquare(name) {
+  const m = /^([A-Z]+)(\d+)$/.exec(name.toUpperCase());
+  if (!m) return null;
+  let x = 0;
+  for (const ch of m[1]) x = x * 26 + (ch.charCodeAt(0) - 64);
+  return [x - 1, Number(m[2]) - 1];
+}

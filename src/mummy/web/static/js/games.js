@@ -1,0 +1,35 @@
+// The game kinds the browser knows, in the manner of the server's registry (mummy/games.py):
+// each one's title, the module that draws it (its `mount` for the game page, its read-only
+// drawing for the replay page) and how its final result reads. The only place in the
+// client that tells one game from the other by name; the pages ask here.
+
+export const GAMES = {
+  tomb: {
+    title: "The Mummy's Tomb",
+    module: "./tomb.js",
+    renderer: "renderTombState",
+    outcome: (result, i) => `${result.scores[i]} points`,
+    why: () => null,
+  },
+  treasure: {
+    title: "Mummy's Treasure",
+    module: "./treasure.js",
+    renderer: "renderTreasureState",
+    outcome: (result, i) => `${result.squares[i]} squares covered${result.turns ? ` in ${result.turns[i]} turns` : ""}`,
+    why: (result, names) => (result.reason === "full"
+      ? `${names[result.winner] ?? "A player"} filled their site.`
+      : "No tile could be taken any more."),
+  },
+};
+
+// A game's title, or its name when the client does not know it.
+export function titleOf(game) {
+  return GAMES[game] ? GAMES[game].title : game;
+}
+
+// The game's own module (only that one: a page never downloads the other game's code).
+export function loadModule(game) {
+  const kind = GAMES[game];
+  if (!kind) return Promise.reject(new Error(`no drawing module for the game '${game}'`));
+  return import(kind.module);
+}

@@ -1,0 +1,261 @@
+// The Mummy's Tomb drawn in SVG: a player's sheet (the map, what was drawn on it, and for
+// the player layers for legal targets and the preview), dice faces and small shapes.
+import { parseSquare, squareName, svg } from "../dom.js";
+
+export const CELL = 40;
+export const MARGIN = 26;
+const SIDE_STEP = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
+const COLOUR = { red: "#d55e00", blue: "#0072b2", green: "#009e73", yellow: "#f0e442" };
+export const COLOUR_LETTER = { red: "R", blue: "B", green: "G", yellow: "Y" };
+export const ITEM_LETTER = { wand: "W", shovel: "S", hammer: "H", "skeleton-key": "K" };
+
+// An edge name (`J1n`, `L3e`) as the two end points of its line on the sheet.
+export function edgeLine(name) {
+  const side = name.slice(-1);
+  const [x, y] = parseSquare(name.slice(0, -1));
+  const X = MARGIN + x * CELL;
+  const Y = MARGIN + y * CELL;
+  if (side === "n") return [X, Y, X + CELL, Y];
+  if (side === "s") return [X, Y + CELL, X + CELL, Y + CELL];
+  if (side === "w") return [X, Y, X, Y + CELL];
+  return [X + CELL, Y, X + CELL, Y + CELL];
+}
+
+export function edgeOf(square, side) {
+  return `${square}${side.toLowerCase()}`;
+}
+
+export function cellRect(x, y, attrs) {
+  return svg("rect", { x: MARGIN + x * CELL, y: MARGIN + y * CELL, width: CELL, height: CELL, ...attrs });
+}
+
+export function centre(name) {
+  const [x, y] = parseSquare(name);
+  return [MARGIN + x * CELL + CELL / 2, MARGIN + y * CELL + CELL / 2];
+}
+
+function icon(kind, cx, cy, f = {}) {
+  const g = svg("g", { class: `icon icon-${kind}`, "aria-hidden": "true" });
+  const t = (text, fill = "#1d1a14", size = 12) => svg("text", {
+    x: cx, y: cy + size * 0.36, "text-anchor": "middle", "font-size": size, "font-weight": 700, fill,
+  }, text);
+  if (kind === "coins") {
+    g.append(svg("circle", { cx, cy, r: 11, fill: "#e69f00", stroke: "#7a5200", "stroke-width": 1.5 }), t(String(f.amount)));
+  } else if (kind === "key") {
+    g.append(svg("circle", { cx: cx - 5, cy, r: 5, fill: "none", stroke: "#5e4a00", "stroke-width": 3 }),
+      svg("path", { d: `M${cx} ${cy}h10m-3 0v5m-3 -5v4`, stroke: "#5e4a00", "stroke-width": 3, fill: "none" }));
+  } else if (kind === "ooze") {
+    g.append(svg("path", { d: `M${cx - 12} ${cy + 8}q2 -16 12 -16t12 16z`, fill: "#8fd5b8", stroke: "#00684c", "stroke-width": 1.5 }), t("O", "#00422f", 11));
+  } else if (kind === "golem") {
+    g.append(svg("rect", { x: cx - 10, y: cy - 10, width: 20, height: 20, rx: 2, fill: COLOUR[f.colour], stroke: "#1d1a14", "stroke-width": 1.5 }),
+      t(COLOUR_LETTER[f.colour], f.colour === "yellow" ? "#1d1a14" : "#fff"));
+  } else if (kind === "mimic") {
+    g.append(svg("rect", { x: cx - 11, y: cy - 8, width: 22, height: 16, rx: 2, fill: "#cc79a7", stroke: "#5a2648", "stroke-width": 1.5 }),
+      svg("path", { d: `M${cx - 11} ${cy - 2}h22`, stroke: "#5a2648", "stroke-width": 1.5 }), t("M", "#fff", 10));
+  } else if (kind === "item") {
+    g.append(svg("path", { d: `M${cx} ${cy - 12}l4 8 9 1 -7 6 2 9 -8 -5 -8 5 2 -9 -7 -6 9 -1z`, fill: "#56b4e9", stroke: "#004f7c", "stroke-width": 1.2 }),
+      t(ITEM_LETTER[f.item], "#00263d", 9));
+  } else if (kind === "sarcophagus") {
+    g.append(svg("path", { d: `M${cx - 6} ${cy - 13}h12l4 6 -3 20h-14l-3 -20z`, fill: "#f3ead7", stroke: "#3b2f1e", "stroke-width": 1.5 }), t("S", "#3b2f1e", 10));
+  } else if (kind === "gem") {
+    g.append(svg("path", { d: `M${cx} ${cy - 12}l11 12 -11 12 -11 -12z`, fill: COLOUR[f.colour], stroke: "#1d1a14", "stroke-width": 1.5 }),
+      t(COLOUR_LETTER[f.colour], f.colour === "yellow" ? "#1d1a14" : "#fff", 10));
+  }
+  return g;
+}
+
+function defs() {
+  return svg("defs", {},
+    svg("pattern", { id: "stone", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      svg("rect", { width: 8, height: 8, fill: "#8a8170" }), svg("path", { d: "M0 0v8", stroke: "#6f6757", "stroke-width": 3 })),
+    svg("pattern", { id: "bad", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(-45)" },
+      svg("rect", { width: 8, height: 8, fill: "rgba(213,94,0,0.35)" }), svg("path", { d: "M0 0v8", stroke: "#d55e00", "stroke-width": 2 })),
+    svg("pattern", { id: "dug", width: 6, height: 6, patternUnits: "userSpaceOnUse" },
+      svg("rect", { width: 6, height: 6, fill: "#efdcb0" }), svg("circle", { cx: 3, cy: 3, r: 1, fill: "#a8884a" })));
+}
+
+// What the drawing shows, in words, for screen readers (the colours have shapes and
+// letters too; this says it all at once).
+function sheetSummary(map, sheet, label) {
+  let summary = label || `${map.title} sheet`;
+  if (sheet) {
+    const ents = sheet.entrances.map((e) => `${e.edge} ${e.state}${e.start ? " (start)" : ""}`).join(", ");
+    const rooms = sheet.rooms.map((r) => `${r.square} ${r.state}${r.collected ? " collected" : ""}`).join(", ");
+    summary += `: ${Object.keys(sheet.covered).length} squares covered by ${sheet.tiles.length} tiles, `
+      + `${sheet.open_openings.length} open openings. Entrances: ${ents}. Rooms: ${rooms}.`;
+  }
+  return summary;
+}
+
+// The squares: stone hatched, Shovel squares dotted, covered ones on sand.
+function drawSquares(map, sheet) {
+  const covered = sheet ? sheet.covered : {};
+  const stone = new Set(map.stone);
+  const base = svg("g", { class: "squares" });
+  const digs = new Set();
+  if (sheet) for (const t of sheet.tiles) if (t.shape === "dig") t.squares.forEach((s) => digs.add(s));
+  for (let y = 0; y < map.height; y++) {
+    for (let x = 0; x < map.width; x++) {
+      const name = squareName(x, y);
+      let fill = "#fffdf7";
+      if (stone.has(name)) fill = "url(#stone)";
+      else if (digs.has(name)) fill = "url(#dug)";
+      else if (covered[name]) fill = "#f1dfb4";
+      base.append(cellRect(x, y, { fill, stroke: "#e4dac3", "stroke-width": 1, "data-square": name, class: "sq" }));
+    }
+  }
+  return base;
+}
+
+// Coordinates: columns A.. along the top, rows 1.. down the left side.
+function drawCoords(map) {
+  const labels = svg("g", { class: "coords", "font-size": 11, fill: "#6b6456", "aria-hidden": "true" });
+  for (let x = 0; x < map.width; x++) labels.append(svg("text", { x: MARGIN + x * CELL + CELL / 2, y: 15, "text-anchor": "middle" }, squareName(x, 0).replace(/\d+$/, "")));
+  for (let y = 0; y < map.height; y++) labels.append(svg("text", { x: 12, y: MARGIN + y * CELL + CELL / 2 + 4, "text-anchor": "middle" }, String(y + 1)));
+  return labels;
+}
+
+// Tile numbers at each tile's anchor.
+function drawTileNumbers(sheet) {
+  const tileLayer = svg("g", { class: "tiles" });
+  if (sheet) {
+    for (const t of sheet.tiles) {
+      if (t.shape === "dig") continue;
+      const [cx, cy] = centre(t.squares[0]);
+      tileLayer.append(svg("text", { x: cx - CELL / 2 + 3, y: cy - CELL / 2 + 10, "font-size": 8, fill: "#8c7a55", class: "tile-n" }, String(t.n)));
+    }
+  }
+  return tileLayer;
+}
+
+const tick = (cx, cy) => svg("path", { d: `M${cx - 9} ${cy + 1}l6 6 12 -14`, stroke: "#009e73", "stroke-width": 3.5, fill: "none" });
+
+// Findings: the map's, faded once collected (or covered without being a finding).
+function drawFindings(map, sheet) {
+  const collected = new Set(sheet ? sheet.findings.map((f) => f.square) : []);
+  const findings = svg("g", { class: "findings" });
+  for (const f of map.findings) {
+    const [cx, cy] = centre(f.square);
+    const g = icon(f.kind, cx, cy, f);
+    if (collected.has(f.square)) {
+      g.classList.add("collected");
+      g.append(tick(cx, cy));
+    }
+    g.setAttribute("data-finding", f.square);
+    findings.append(g);
+  }
+  return findings;
+}
+
+// Rooms: their finding on the stone square, the opening marked, and their state.
+function drawRooms(layer, map, sheet) {
+  const roomStates = new Map((sheet ? sheet.rooms : []).map((r) => [r.square, r]));
+  for (const r of map.rooms) {
+    const [cx, cy] = centre(r.square);
+    const g = icon(r.finding, cx, cy, r);
+    const st = roomStates.get(r.square);
+    g.setAttribute("data-room", r.square);
+    g.append(svg("title", {}, `Room ${r.square}, ${r.finding === "gem" ? `${r.colour} gem` : "sarcophagus"}: ${st ? st.state : "open"}${st && st.collected ? ", collected" : ""}`));
+    if (st && st.state !== "open") g.setAttribute("data-state", st.state);
+    if (st && st.collected) g.append(tick(cx, cy));
+    layer.append(g);
+    const [x1, y1, x2, y2] = edgeLine(r.opening);
+    const closed = st && st.state === "closed";
+    layer.append(svg("line", { x1, y1, x2, y2, stroke: closed ? "#1d1a14" : "#8c6d3f", "stroke-width": closed ? 4.5 : 3, "stroke-dasharray": closed ? null : "2 3", class: "room-opening", "data-room-opening": r.opening }));
+  }
+}
+
+// Entrances: an arrow into the map on the border edge (a filled arrow once connected).
+function drawEntrances(map, sheet) {
+  const entranceStates = new Map((sheet ? sheet.entrances : []).map((e) => [e.edge, e]));
+  const ent = svg("g", { class: "entrances" });
+  for (const e of map.entrances) {
+    const [x1, y1, x2, y2] = edgeLine(e.edge);
+    const mx = (x1 + x2) / 2;
+    const my = (y1 + y2) / 2;
+    const st = entranceStates.get(e.edge);
+    const [dx, dy] = SIDE_STEP[e.side.toLowerCase()];
+    const tipX = mx - dx * 4;
+    const tipY = my - dy * 4;
+    const backX = mx + dx * 18;
+    const backY = my + dy * 18;
+    const px = -dy * 9;
+    const py = dx * 9;
+    const state = st ? st.state : "open";
+    ent.append(svg("path", {
+      d: `M${tipX} ${tipY}L${backX + px} ${backY + py}L${backX - px} ${backY - py}z`,
+      fill: state === "connected" ? "#009e73" : state === "closed" ? "#1d1a14" : "#fff",
+      stroke: "#1d1a14", "stroke-width": 1.5, "data-entrance": e.edge, "data-state": state,
+    }, svg("title", {}, `Entrance ${e.edge}: ${state}${st && st.start ? ", the start" : ""}`)));
+    if (st && st.start) ent.append(svg("text", { x: backX + dx * 2, y: backY + dy * 2 + 4, "font-size": 9, "text-anchor": "middle", "font-weight": 700 }, "S"));
+  }
+  return ent;
+}
+
+// Passages (thin), walls (thick) and open openings (orange gaps with a ring).
+function drawEdges(sheet) {
+  const lines = svg("g", { class: "edges", "stroke-linecap": "round" });
+  for (const e of sheet.passages) {
+    const [x1, y1, x2, y2] = edgeLine(e);
+    lines.append(svg("line", { x1, y1, x2, y2, stroke: "#f1dfb4", "stroke-width": 3, "data-passage": e }));
+  }
+  for (const e of sheet.walls) {
+    const [x1, y1, x2, y2] = edgeLine(e);
+    lines.append(svg("line", { x1, y1, x2, y2, stroke: "#3b2f1e", "stroke-width": 4.5, "data-wall": e }));
+  }
+  for (const e of sheet.open_openings) {
+    const [x1, y1, x2, y2] = edgeLine(e);
+    lines.append(svg("line", { x1, y1, x2, y2, stroke: "#e69f00", "stroke-width": 5, "stroke-dasharray": "3 4", "data-opening": e }),
+      svg("circle", { cx: (x1 + x2) / 2, cy: (y1 + y2) / 2, r: 4, fill: "#fff", stroke: "#e69f00", "stroke-width": 2 }));
+  }
+  return lines;
+}
+
+// The sheet of one player: the map, what was drawn on it, and (for the player) layers for
+// legal targets and the preview. Returns {root, layers}.
+export function drawSheet(map, sheet, { small = false, label = "" } = {}) {
+  const W = MARGIN * 2 + map.width * CELL;
+  const H = MARGIN * 2 + map.height * CELL;
+  const root = svg("svg", {
+    viewBox: `0 0 ${W} ${H}`, class: small ? "sheet small" : "sheet", role: "img",
+    "aria-label": sheetSummary(map, sheet, label), "data-player": sheet ? sheet.player : undefined,
+  });
+  root.append(defs(), drawSquares(map, sheet));
+  if (!small) root.append(drawCoords(map));
+  root.append(drawTileNumbers(sheet));
+  const findings = drawFindings(map, sheet);
+  drawRooms(findings, map, sheet);
+  root.append(findings, drawEntrances(map, sheet));
+  // The map's outline, then what was drawn on it.
+  root.append(svg("rect", { x: MARGIN, y: MARGIN, width: map.width * CELL, height: map.height * CELL, fill: "none", stroke: "#5e5748", "stroke-width": 1.5 }));
+  if (sheet) root.append(drawEdges(sheet));
+  const layers = { targets: svg("g", { class: "targets" }), preview: svg("g", { class: "preview" }), edges: svg("g", { class: "edge-targets" }) };
+  root.append(layers.targets, layers.preview, layers.edges);
+  return { root, layers };
+}
+
+export function dieFace(value, { size = 34, used = false } = {}) {
+  const pips = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]],
+    5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] }[value] || [];
+  const s = size / 4;
+  return svg("svg", { viewBox: `0 0 ${size} ${size}`, width: size, height: size, class: "die-face", "aria-hidden": "true" },
+    svg("rect", { x: 1, y: 1, width: size - 2, height: size - 2, rx: 6, fill: used ? "#e9e2d0" : "#fff", stroke: "#3b2f1e", "stroke-width": 1.5 }),
+    ...pips.map(([px, py]) => svg("circle", { cx: px * s, cy: py * s, r: size / 11, fill: used ? "#a79f8c" : "#1d1a14" })));
+}
+
+export function miniShape(orient, size = 7) {
+  const xs = orient.cells.map((c) => c[0]);
+  const ys = orient.cells.map((c) => c[1]);
+  const minX = Math.min(...xs);
+  const minY = Math.min(...ys);
+  const w = (Math.max(...xs) - minX + 1) * size;
+  const hgt = (Math.max(...ys) - minY + 1) * size;
+  return svg("svg", { viewBox: `0 0 ${w} ${hgt}`, width: w, height: hgt, class: "mini", "aria-hidden": "true" },
+    ...orient.cells.map(([x, y]) => svg("rect", { x: (x - minX) * size, y: (y - minY) * size, width: size, height: size, fill: "#c9a55c", stroke: "#5e4a22", "stroke-width": 0.8 })),
+    ...orient.openings.map(([x, y, side]) => {
+      const X = (x - minX) * size;
+      const Y = (y - minY) * size;
+      const d = { N: `M${X + 1} ${Y}h${size - 2}`, S: `M${X + 1} ${Y + size}h${size - 2}`, W: `M${X} ${Y + 1}v${size - 2}`, E: `M${X + size} ${Y + 1}v${size - 2}` }[side];
+      return svg("path", { d, stroke: "#fff", "stroke-width": 2 });
+    }));
+}

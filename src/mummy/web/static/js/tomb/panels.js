@@ -1,0 +1,112 @@
+// The Tomb's panels beside the sheet: players, backpack, Monster Log, Tile Table, score
+// and the final results. Each draws from a sheet of the snapshot and the content; the
+// rules' constants (rounds, alerts, row bonuses) come from the content (constants.js).
+import { h } from "../dom.js";
+import { HELPER_NAME } from "./actions.js";
+import { COLOUR_LETTER, ITEM_LETTER, miniShape } from "./draw.js";
+
+const ITEM_NAME = { wand: "Wand", shovel: "Shovel", hammer: "Hammer", "skeleton-key": "Skeleton Key" };
+const LINE_NAME = {
+  oozes_x_skeletons: "Oozes × skeletons", zombies: "Zombies", golems: "Golems", mimics: "Mimics",
+  mummy: "Mummy", magic_items: "Magic items", leftovers: "Coins and keys left", entrances: "Entrances",
+  penalties: "Penalties",
+};
+
+// A sheet's phase in words ("after round 20").
+export function phaseName(phase, rules) {
+  const names = { play: "playing", waiting: "round ended", after: `after round ${rules.rounds}`, done: "finished" };
+  return names[phase] || phase;
+}
+
+export function scoreTable(score) {
+  const rows = Object.entries(score.lines).map(([k, v]) =>
+    h("tr", { "data-line": k }, h("td", {}, LINE_NAME[k] || k), h("td", { class: "num" }, String(v))));
+  rows.push(h("tr", { class: "total" }, h("th", {}, "Total"), h("th", { class: "num", "data-total": "" }, String(score.total))));
+  return h("table", { class: "lines score" }, h("tbody", {}, rows));
+}
+
+export function tileTable(sheet, content, rules) {
+  const marked = new Set(sheet.tracks.tile_table.marked);
+  const rows = new Set(sheet.tracks.tile_table.rows_paid);
+  const cols = new Set(sheet.tracks.tile_table.columns_paid);
+  const body = content.table.map(([a, b], i) => {
+    const v = i + 1;
+    const bonus = rules.row_bonus[i];
+    const cell = (shape) => h("td", { class: marked.has(shape) ? "marked" : "", "data-shape": shape, title: `${shape} ${content.shapes[shape].name}` },
+      miniShape(content.shapes[shape].orients.r0), h("span", { class: "shape-id" }, shape), marked.has(shape) ? h("span", { class: "mark", "aria-label": "marked" }, "✓") : null);
+    return h("tr", {}, h("th", {}, String(v)), cell(a), cell(b),
+      h("td", { class: rows.has(v) ? "paid" : "", title: `both marked: a bonus ${bonus}` }, `+${bonus}`, rows.has(v) ? " ✓" : ""));
+  });
+  body.push(h("tr", {}, h("th", {}, ""), ...["a", "b"].map((c) => h("td", { class: cols.has(c) ? "paid" : "", title: "all six marked: a key" }, "key", cols.has(c) ? " ✓" : "")), h("td", {})));
+  return h("table", { class: "tile-table" }, h("thead", {}, h("tr", {}, h("th", {}, "die"), h("th", {}, "a"), h("th", {}, "b"), h("th", {}, "row"))), h("tbody", {}, body));
+}
+
+// One row of the Monster Log: its boxes, and the defeats the chosen die can make of it.
+function monsterRow(title, entries, monster, defeats, act) {
+  const r = h("div", { class: "mrow", "data-monster": monster || title.toLowerCase() }, h("span", { class: "mname" }, title));
+  const boxes = h("span", { class: "mboxes" });
+  entries.forEach((e) => boxes.append(h("span", { class: `mbox ${e.state}`, title: `${e.state}${e.coins ? `, ${e.coins} coins` : ""}` },
+    e.state === "defeated" ? "✕" : e.state === "circled" ? "◯" : "·", e.coins ? h("sub", {}, String(e.coins)) : null)));
+  r.append(boxes);
+  for (const a of defeats.filter((d) => (d.monster === "golem" ? `golem.${d.colour}` : d.monster) === monster)) {
+    r.append(h("button", { class: "defeat", "data-action": a.text, onclick: () => act(a.text) },
+      `Defeat${a.item ? ` with ${HELPER_NAME[a.item]}` : ""}`));
+  }
+  return r;
+}
+
+// The Monster Log (◯ circled, ✕ defeated, with the coins each pays); `defeats` are the
+// legal defeat actions of the chosen die, lit up on their rows.
+export function monsterLog(sheet, map, defeats, act) {
+  const m = sheet.tracks.monsters;
+  const list = h("div", { class: "monster-log" });
+  const row = (title, entries, monster) => list.append(monsterRow(title, entries, monster, defeats, act));
+  const counted = (n, circled, defeated, coins) => Array.from({ length: n }, (_, i) => ({
+    state: i < defeated ? "defeated" : i < circled ? "circled" : "open", coins: coins ? coins[i] : 0 }));
+  row("Oozes", counted(map.log.ooze.length, m.oozes.circled, m.oozes.defeated, map.log.ooze), "ooze");
+  row("Skeletons", Array.from({ length: map.log.skeleton.length }, (_, i) => ({
+    state: m.skeletons.defeated.includes(i + 1) ? "defeated" : i < m.skeletons.circled ? "circled" : "open", coins: map.log.skeleton[i] })), "skeleton");
+  row("Sarcophagi", counted(map.log.zombie.length, m.sarcophagi.circled, m.sarcophagi.opened, null), "sarcophagus");
+  row("Zombies", counted(map.log.zombie.length, m.zombies.circled, m.zombies.defeated, map.log.zombie), "zombie");
+  for (const [colour, g] of Object.entries(m.golems)) {
+    row(`Golem ${COLOUR_LETTER[colour]} (${colour})`, [{ state: g.defeated ? "defeated" : g.circled ? "circled" : "open", coins: map.golem_coins[colour] }], `golem.${colour}`);
+  }
+  row("Mimics", counted(map.log.mimic.length, m.mimics.circled, m.mimics.defeated, map.log.mimic), "mimic");
+  row("Mummy", sheet.tracks.mummy_hits.map((hit) => ({ state: "defeated", coins: hit.points })), "mummy");
+  return list;
+}
+
+// Coins and keys with their tracks, the items with uses left, the Mummy's alert track.
+export function backpack(sheet, map, rules) {
+  const t = sheet.tracks;
+  const items = Object.entries(t.items).map(([name, it]) => h("li", { class: it.found ? "found" : "missing", "data-item": name },
+    h("span", { class: "item-letter" }, ITEM_LETTER[name]), ` ${ITEM_NAME[name]}: `,
+    it.found ? `${it.uses} use${it.uses === 1 ? "" : "s"} left` : "not found"));
+  const alerts = h("div", { class: "alerts", title: "Mummy alerts" },
+    ...Array.from({ length: rules.alerts }, (_, i) => h("span", { class: i < t.alerts ? "alert on" : "alert" }, i < t.alerts ? "▲" : "△")));
+  return h("div", { class: "backpack" },
+    h("p", {}, h("strong", { "data-coins": String(t.coins) }, `Coins ${t.coins}`), h("span", { class: "muted" }, ` (gained ${t.coins_gained} of ${map.coin_track})`),
+      " · ", h("strong", { "data-keys": String(t.keys) }, `Keys ${t.keys}`), h("span", { class: "muted" }, ` (gained ${t.keys_gained} of ${map.key_track})`)),
+    h("ul", { class: "items" }, items),
+    h("div", {}, h("span", {}, `Mummy alerts ${t.alerts}/${rules.alerts} `), alerts));
+}
+
+// Every player: name, bot, where they are in the round, points.
+export function playersPanel(view, rules) {
+  const s = view.state.sheets;
+  return h("div", { class: "players", id: "players" }, ...s.map((sheet, i) => h("div", { class: `player${i === view.you ? " you" : ""}`, "data-player": String(i) },
+    h("strong", {}, view.seats[i].name), view.seats[i].bot ? h("span", { class: "muted" }, ` (${view.seats[i].bot} bot)`) : null,
+    " ", h("span", { class: `badge ${sheet.phase === "play" || sheet.phase === "after" ? "turn" : "done"}`, "data-phase": sheet.phase }, phaseName(sheet.phase, rules)),
+    " ", h("span", { class: "muted" }, `${sheet.score.total} pts`))));
+}
+
+// The final scores, line by line, with the achievements; null while the game goes on.
+export function resultsPanel(view) {
+  const r = view.result;
+  if (!r) return null;
+  return h("section", { class: "panel results", id: "results" }, h("h2", {}, "Final scores"),
+    ...r.scores.map((total, i) => h("div", { class: "result", "data-player": String(i) },
+      h("h3", {}, `${r.places[i]}. ${view.seats[i].name}: ${total} points`),
+      scoreTable({ lines: r.lines[i], total }),
+      r.achievements[i].length ? h("p", { class: "achievements" }, "Achievements: ", r.achievements[i].join(", ")) : h("p", { class: "muted" }, "No achievement"))));
+}

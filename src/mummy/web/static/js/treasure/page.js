@@ -1,0 +1,327 @@
+// Treasure's game page: the page's state (holds, the chosen pile and its orientation, the
+// square pointed at, the message), what the player's clicks and keys do with it, and the
+// whole table drawn again (table.js) on every change.
+//
+// Keys: 1–5 hold or release die N; Space or R roll / reroll the dice that are not held
+// (R turns the tile instead while one is being placed); Esc puts a chosen tile back;
+// arrows move over your site while placing, Enter places.
+import { describeError, errorText } from "../api.js";
+import { rulesOf } from "../constants.js";
+import { ARROWS, h, loadStylesheet, parseSquare, squareName } from "../dom.js";
+import { Sender, actionsOf, foreignKey, seatOf } from "../session.js";
+import { readLegal, rollAction, sortSymbols, textOf } from "./legal.js";
+import { footprint, orientOf, placementFault } from "./site.js";
+import { resultLines, seatName, turnLine } from "./status.js";
+import { SYMBOLS } from "./symbols.js";
+import { drawTable, emptyUi } from "./table.js";
+
+class TreasurePage {
+  constructor(root, live, content) {
+    this.root = root;
+    this.live = live;
+    this.content = content;
+    this.rules = rulesOf("treasure", content);
+    this.sender = new Sender(live); // first: a new view clears `busy` before it is drawn
+    // The table is drawn again on every change; what happens is also told to screen
+    // readers through one live region that stays put.
+    this.announcer = h("p", { class: "sr-only", role: "status", "aria-live": "polite", "data-testid": "announce" });
+    this.host = h("div", { class: "treasure-host" });
+    root.replaceChildren(this.announcer, this.host);
+    this.ui = emptyUi();
+    this.wantFocus = null; // a control that was disabled by a redraw: focus it again when it is back
+    this.prev = null; // the last view drawn: to keep holds across a reroll and to tell what others did
+    this.parsed = { view: null, legal: null };
+    this.handlers = {
+      toggle: (i) => this.toggle(i),
+      roll: () => this.roll(),
+      send: (text) => this.send(text),
+      choose: (pile) => this.choose(pile),
+      rotate: () => this.rotate(),
+      suggest: (reroll) => this.suggest(reroll),
+      place: (square) => this.place(square),
+      hover: (square) => { this.ui.hover = square; this.preview(); },
+      arrow: (event, square) => this.arrow(event, square),
+    };
+  }
+
+  announce(text) { this.announcer.textContent = text; }
+
+  say(text, kind = "info") {
+    this.ui.message = text ? { text, kind } : null;
+    if (text) this.announce(text);
+  }
+
+  // The legal actions read once per view: a draw, a hover and a click all ask for them.
+  legalOf(view) {
+    if (this.parsed.view !== view) this.parsed = { view, legal: readLegal(view.over ? [] : actionsOf(view)) };
+    return this.parsed.legal;
+  }
+
+  model() {
+    const view = this.live.view;
+    const you = seatOf(view);
+    return { state: view.state, content: this.content, rules: this.rules, names: view.seats.map((s) => s.name),
+      bots: view.seats.map((s) => s.bot), you, legal: this.legalOf(view), interactive: you !== null && !view.over,
+      busy: this.sender.busy, ui: this.ui, handlers: this.handlers, result: view.result || null, version: view.version };
+  }
+
+  send(text) {
+    if (this.sender.busy || !this.live.view) return;
+    this.say("");
+    const sending = this.sender.send(text);
+    this.draw();
+    sending.then(() => { if (!this.sender.busy) this.draw(); }, (error) => {
+      this.say(errorText(error), "error");
+      this.draw();
+    });
+  }
+
+  // -- what the clicks and keys do ----------------------------------------------------------
+  toggle(i) {
+    const { ui } = this;
+    const st = this.live.view.state;
+    if (this.sender.busy || this.live.view.you !== st.current || st.over || st.rolls === 0 || st.rolls >= this.rules.rolls) return;
+    if (ui.held.has(i)) ui.held.delete(i); else ui.held.add(i);
+    this.draw();
+  }
+
+  roll() {
+    const { ui, rules } = this;
+    const m = this.model();
+    const st = m.state;
+    if (!m.interactive || this.sender.busy) return;
+    if (st.current !== m.you) { this.say(`R2.3: it is ${seatName(m, st.current)}'s turn; play goes in seat order`, "error"); this.draw(); return; }
+    const r = rollAction(m);
+    if (r.legal) {
+      if (st.rolls > 0) ui.keep = sortSymbols([...st.dice].filter((_, i) => ui.held.has(i)).join(""), rules.symbols);
+      this.send(r.text);
+      return;
+    }
+    if (st.rolls >= rules.rolls) this.say(`R3.1: at most ${rules.rolls} rolls a turn`, "error");
+    else if (!r.text) this.say("R3.1: a reroll names at least one die: release a held die first", "error");
+    else this.say(`${r.text} is not possible now`, "error");
+    this.draw();
+  }
+
+  choose(pile) {
+    const { ui } = this;
+    let target = null;
+    if (pile === null || ui.pile === pile) {
+      if (ui.pile) target = `take-${ui.pile}`;
+      ui.pile = null; ui.hover = null;
+    } else {
+      const places = this.model().legal.takes.get(pile);
+      if (!places) return;
+      ui.pile = pile;
+      ui.hover = null;
+      if (!places[ui.orient].size && places[ui.orient === "h" ? "v" : "h"].size) ui.orient = ui.orient === "h" ? "v" : "h";
+      const first = [...places[ui.orient].keys()][0];
+      if (first) target = `sq-${first}`;
+    }
+    this.say("");
+    this.draw(target);
+  }
+
+  rotate() {
+    const { ui } = this;
+    if (!ui.pile) return;
+    const top = this.live.view.state.piles.find((p) => p.pile === ui.pile).top;
+    if (top.rows === top.cols) return;
+    ui.orient = ui.orient === "h" ? "v" : "h";
+    this.draw();
+  }
+
+  suggest(reroll) {
+    const st = this.live.view.state;
+    const out = [...reroll];
+    this.ui.held = new Set();
+    [...st.dice].forEach((letter, i) => {
+      const k = out.indexOf(letter);
+      if (k >= 0) out.splice(k, 1); else this.ui.held.add(i);
+    });
+    this.draw();
+  }
+
+  place(square) {
+    const { ui } = this;
+    const m = this.model();
+    if (!ui.pile || this.sender.busy) return;
+    const places = m.legal.takes.get(ui.pile);
+    const top = m.state.piles.find((x) => x.pile === ui.pile).top;
+    const orient = orientOf(top, ui.orient);
+    const listed = places && places[orient].get(square);
+    const text = textOf(listed, { kind: "take", pile: ui.pile, square, orient });
+    if (listed) { this.send(text); return; }
+    const seat = m.state.seats[m.you];
+    const fault = placementFault(top, orient, square, this.content.sites[seat.site], seat.covered);
+    if (fault) { this.say(fault.message, "error"); this.draw(); return; }
+    this.send(text); // not listed, but no fault seen here: the engine says why
+  }
+
+  arrow(event, square) {
+    const step = ARROWS[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const site = this.content.sites[this.live.view.state.seats[this.live.view.you].site];
+    let [x, y] = parseSquare(square);
+    for (;;) {
+      x += step[0]; y += step[1];
+      if (x < 0 || y < 0 || x >= site.cols || y >= site.rows) return;
+      const next = this.root.querySelector(`#my-site [data-square="${squareName(x, y)}"]`);
+      if (next) { next.focus(); return; }
+    }
+  }
+
+  onKey(e) {
+    const { ui } = this;
+    if (!this.live.view || foreignKey(e)) return;
+    if (e.repeat) return; // a held key is one press: holding Space must not use up every roll
+    const tag = e.target && e.target.tagName ? e.target.tagName.toLowerCase() : "";
+    const onControl = tag === "button" || tag === "a";
+    const die = /^[0-9]$/.test(e.key) ? Number(e.key) : 0;
+    if (die >= 1 && die <= this.rules.dice) {
+      const el = this.root.querySelector(`[data-die="${die - 1}"]`);
+      if (el && !el.disabled) { this.toggle(die - 1); e.preventDefault(); }
+    } else if (e.key === "r" || e.key === "R") {
+      if (ui.pile) this.rotate(); else this.roll();
+      e.preventDefault();
+    } else if (e.key === " " && !onControl) {
+      this.roll();
+      e.preventDefault();
+    } else if (e.key === "Escape" && ui.pile) {
+      this.choose(null);
+      e.preventDefault();
+    }
+  }
+
+  // -- drawing ------------------------------------------------------------------------------
+  // The tile under the pointer (or the focused square), drawn over the site: hatched
+  // where it fits, crossed where it does not (never colour alone).
+  preview() {
+    const { ui } = this;
+    const grid = this.root.querySelector("#my-site .site-grid");
+    if (!grid) return;
+    grid.querySelectorAll(".ghost").forEach((g) => g.remove());
+    if (!ui.pile || !ui.hover || !this.live.view) return;
+    const m = this.model();
+    const p = m.state.piles.find((x) => x.pile === ui.pile);
+    if (!p || !p.top) return;
+    const orient = orientOf(p.top, ui.orient);
+    const places = m.legal.takes.get(ui.pile);
+    const ok = !!places && places[orient].has(ui.hover);
+    const site = this.content.sites[m.state.seats[m.you].site];
+    const f = footprint(p.top.rows, p.top.cols, orient, ui.hover);
+    const x1 = Math.min(site.cols, f.x0 + f.wid);
+    const y1 = Math.min(site.rows, f.y0 + f.hgt);
+    const ghost = h("div", { class: `ghost ${ok ? "ok" : "bad"}`, "data-testid": "ghost", "aria-hidden": "true" },
+      h("span", {}, ok ? `${p.top.tile}` : "✕"));
+    ghost.style.gridColumn = `${f.x0 + 1} / ${x1 + 1}`;
+    ghost.style.gridRow = `${f.y0 + 1} / ${y1 + 1}`;
+    grid.append(ghost);
+  }
+
+  // Light up where the chosen tile can go, and let the site take one tab stop.
+  lightPlaces(m, key) {
+    const { ui, root } = this;
+    const places = m.legal.takes.get(ui.pile);
+    const top = m.state.piles.find((x) => x.pile === ui.pile).top;
+    const orient = orientOf(top, ui.orient);
+    let firstLegal = null;
+    for (const sq of root.querySelectorAll("#my-site [data-square]")) {
+      if (places && places[orient].has(sq.dataset.square)) {
+        sq.classList.add("legal");
+        sq.setAttribute("aria-label", `${sq.dataset.square}: ${ui.pile} fits here`);
+        firstLegal = firstLegal || sq;
+      }
+    }
+    const stop = (key && root.querySelector(`#my-site [data-focus="${key}"]`)) || firstLegal
+      || root.querySelector("#my-site [data-square]");
+    if (stop) stop.tabIndex = 0;
+  }
+
+  // Draw the whole table again. Focus stays on the same control (by its data-focus key),
+  // or moves to `target` when the page chose where it goes next.
+  draw(target = null) {
+    const { root } = this;
+    if (!this.live.view) return;
+    const active = document.activeElement;
+    const inside = active && root.contains(active) && active !== root;
+    const idle = !active || active === document.body;
+    const key = target || (inside && active.dataset ? active.dataset.focus : null) || (idle ? this.wantFocus : null);
+    const m = this.model();
+    drawTable(this.host, m);
+    if (this.ui.pile) this.lightPlaces(m, key);
+    if (key) {
+      const el = root.querySelector(`[data-focus="${key}"]`);
+      if (el && !el.disabled) {
+        el.focus({ preventScroll: !target });
+        this.wantFocus = null;
+      } else {
+        this.wantFocus = key;
+      }
+    }
+    this.preview();
+  }
+
+  // What changed since the last view: keep the holds across a reroll, drop a choice
+  // that is no longer legal, and say what the other players did.
+  onView(view) {
+    const { ui } = this;
+    const st = view.state;
+    if (this.prev) {
+      const ps = this.prev.state;
+      if (st.current !== ps.current || st.rolls === 0 || st.rolls < ps.rolls || view.over) {
+        ui.held = new Set(); ui.keep = "";
+      } else if (st.rolls !== ps.rolls || st.dice !== ps.dice) {
+        ui.held = new Set();
+        const used = new Set();
+        for (const letter of ui.keep) {
+          const i = [...st.dice].findIndex((d, k) => d === letter && !used.has(k));
+          if (i >= 0) { used.add(i); ui.held.add(i); }
+        }
+        ui.keep = "";
+      }
+      if (view.version !== this.prev.version) ui.last = lastMoves(this.prev, view) || ui.last;
+    }
+    const legal = this.legalOf(view);
+    if (ui.pile && !legal.takes.has(ui.pile)) { ui.pile = null; ui.hover = null; }
+    const moved = !this.prev || this.prev.version !== view.version;
+    this.prev = view;
+    this.draw();
+    if (moved) {
+      const m = this.model();
+      const res = view.over ? resultLines(m) : null;
+      const dice = st.dice ? ` Dice: ${[...st.dice].map((l) => `${SYMBOLS[l].name} ${l}`).join(", ")}.` : "";
+      this.announce(res ? `${res.headline} ${res.mine || ""}` : `${ui.last ? `${ui.last} ` : ""}${turnLine(m)}${dice}`);
+    }
+  }
+}
+
+// What the other players did between two views: the tiles taken, the turns passed.
+function lastMoves(before, after) {
+  const out = [];
+  after.state.seats.forEach((s, i) => {
+    const old = before.state.seats[i];
+    if (!old) return;
+    const had = new Set(old.tiles.map((t) => t.tile));
+    const name = after.seats[i] ? after.seats[i].name : s.name;
+    for (const t of s.tiles) if (!had.has(t.tile)) out.push(`${name} took ${t.tile} at ${t.square}.${t.orient}`);
+    if (s.tiles.length === old.tiles.length && s.turns > old.turns && i !== after.state.current) {
+      out.push(`${name} passed`);
+    }
+  });
+  return out.length ? `Last: ${out.join("; ")}.` : null;
+}
+
+export function mount(root, live, content) {
+  loadStylesheet("/static/css/treasure.css");
+  const page = new TreasurePage(root, live, content);
+  live.addEventListener("view", (e) => page.onView(e.detail));
+  live.addEventListener("refused", (e) => {
+    page.say(describeError(e.detail), "error");
+    page.draw();
+  });
+  root.addEventListener("focusin", (e) => { if (e.target.dataset && e.target.dataset.focus) page.wantFocus = null; });
+  document.addEventListener("keydown", (e) => page.onKey(e));
+  page.onView(live.view);
+}
