@@ -21,7 +21,6 @@ of seed S; ``reset()`` draws the next seed from the environment's generator.
 
 from __future__ import annotations
 
-import functools
 from typing import Any, ClassVar
 
 import numpy as np
@@ -52,7 +51,21 @@ def _next_seed(rng: np.random.Generator, seed: int | None) -> tuple[np.random.Ge
     return rng, int(rng.integers(0, SEED_BOUND))
 
 
-class TreasureAEC(AECEnv[str, Obs, int]):
+class SameSpaces:
+    """Every agent has the same observation and action space, and PettingZoo wants the
+    same object each time it asks (its conformance test compares them)."""
+
+    _obs_space: spaces.Space[Any]
+    _act_space: spaces.Space[Any]
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_space
+
+
+class TreasureAEC(SameSpaces, AECEnv[str, Obs, int]):
     """Mummy's Treasure for 2–4 players, one seat after another."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "mummy_treasure_v0",
@@ -87,14 +100,6 @@ class TreasureAEC(AECEnv[str, Obs, int]):
     def _new_game(self, seed: int) -> TreasureGame:
         seats = [Seat(a, s) for a, s in zip(self.possible_agents, self.sites, strict=True)]
         return TreasureGame(seed, seats, movable=self.movable)
-
-    @functools.cache  # noqa: B019 - PettingZoo wants the same object each time
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._obs_space
-
-    @functools.cache  # noqa: B019
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._act_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._np_random, self.game_seed = _next_seed(self._np_random, seed)
@@ -166,7 +171,7 @@ class TreasureAEC(AECEnv[str, Obs, int]):
         return to_record(self.game)
 
 
-class TombParallel(ParallelEnv[str, Obs, int]):
+class TombParallel(SameSpaces, ParallelEnv[str, Obs, int]):
     """The Mummy's Tomb for several players on the same dice, all moving at once."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "mummy_tomb_v0", "render_fps": 2}
@@ -196,14 +201,6 @@ class TombParallel(ParallelEnv[str, Obs, int]):
 
     def _new_game(self, seed: int) -> TombGame:
         return TombGame(seed, [PlayerSetup(a, self.map_id, self.mode) for a in self.possible_agents])
-
-    @functools.cache  # noqa: B019 - PettingZoo wants the same object each time
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._obs_space
-
-    @functools.cache  # noqa: B019
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._act_space
 
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
