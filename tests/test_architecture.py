@@ -140,10 +140,10 @@ def test_the_rules_import_only_the_core_and_themselves(package: str) -> None:
 
 
 def test_every_game_is_in_every_layer_table() -> None:
-    from mummy.bots.registry import bot_names
+    from mummy.bots.registry import AGENTS, bot_names
     from mummy.games import KINDS
     from mummy.sim.kinds import SIMS
     from mummy.terminal.kinds import TERMINALS
 
-    assert set(SIMS) == set(TERMINALS) == set(KINDS)
+    assert set(AGENTS) == set(SIMS) == set(TERMINALS) == set(KINDS)
     assert all(bot_names(name) for name in KINDS)

@@ -23,6 +23,7 @@ from mummy.core.errors import IllegalActionError
 from mummy.core.grid import Grid
 from mummy.core.protocol import EVERYONE, GameState
 from mummy.core.records import ReplayResult
+from mummy.tomb.actions import END
 from mummy.tomb.actions import Action as TombAction
 from mummy.tomb.actions import fmt as tomb_fmt
 from mummy.tomb.actions import parse as tomb_parse
@@ -157,13 +158,12 @@ class TombKind:
         if text == "undo":
             game.undo(seat)
             return "undo", seat
-        action = game.check(seat, tomb_parse(text, game.maps[seat].grid))
-        before = (game.round, [s.phase for i, s in enumerate(game.sheets) if i != seat])
-        game.push(seat, action)
-        after = (game.round, [s.phase for i, s in enumerate(game.sheets) if i != seat])
-        # The last player to end a round starts the next one for everybody; every other
-        # action changes only the acting player's sheet.
-        return tomb_fmt(action, game.maps[seat].grid), EVERYONE if before != after else seat
+        action = game.apply(seat, tomb_parse(text, game.maps[seat].grid))
+        # The last player to end a round starts the next one (or the turn after round
+        # 20) for everybody, which leaves their own sheet playing again; any other action
+        # changes only the acting player's sheet.
+        everyone = action.kind == END and seat in game.to_act()
+        return tomb_fmt(action, game.maps[seat].grid), EVERYONE if everyone else seat
 
     def to_act(self, game: TombGame) -> list[int]:
         return game.to_act()

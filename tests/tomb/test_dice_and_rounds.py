@@ -291,3 +291,37 @@ def test_the_final_end_cannot_be_undone() -> None:
         use_all_dice(g)
     act(g, "end")
     assert g.is_over and not g.can_undo(0)
+
+
+def test_T4_6_every_roll_is_a_recorded_chance_event() -> None:
+    """The rounds' dice are for everybody and a bought die for its buyer alone (T4.6):
+    the game logs each as a chance event, with the dice the seed gave. (The round is
+    ended with ``push``, dice unspent: only the log is under test.)"""
+    from mummy.core.protocol import EVERYONE, Chance
+
+    g = game(players=2)
+    assert g.chances == [Chance(EVERYONE, "round 1", round_dice(g.seed, 1))]
+    g.sheets[1].coins = 2
+    act(g, "buy", player=1)
+    assert g.chances[-1] == Chance(1, "buy", (bought_die(g.seed, 1, 0),))
+    for seat in (0, 1):
+        while seat in g.to_act():
+            g.push(seat, Action(END))
+    assert g.chances[-1] == Chance(EVERYONE, "round 2", round_dice(g.seed, 2))
+
+
+def test_T4_2_T4_5_everyone_still_in_the_round_acts_at_once() -> None:
+    """to_act: every player who has not ended the round (T4.2); after round 20 every
+    player who has not taken their last turn (T4.5); nobody once the game is over.
+    (The rounds are ended with ``push``, dice unspent: only the round flow is under test.)"""
+    g = game(players=3)
+    assert g.to_act() == [0, 1, 2]
+    g.push(1, Action(END))
+    assert g.to_act() == [0, 2] and g.legal_actions(1) == []
+    for _ in range(20):
+        for seat in list(g.to_act()):
+            g.push(seat, Action(END))
+    assert all(s.phase == AFTER for s in g.sheets) and g.to_act() == [0, 1, 2]
+    for seat in (0, 1, 2):
+        g.push(seat, Action(END))
+    assert g.is_over and g.to_act() == []

@@ -327,3 +327,21 @@ def test_R2_3_first_player_at_random_from_the_seed() -> None:
     assert firsts == {0, 1, 2}
     g = TreasureGame(1, 3, first=2)
     assert g.state.current == 2 and g.legal_actions(0) == [] and g.legal_actions(2) == [Action("roll")]
+
+
+def test_undo_by_seat_takes_back_only_that_seats_own_last_action() -> None:
+    """The protocol's undo(seat): the seat that made the last action may take it back;
+    another seat is refused under "undo", naming whose action it was, and nothing changes."""
+    g = game()
+    put_on_top(g, "amulet-1")
+    act(g, "roll")
+    set_dice(g, "SSAJP")
+    act(g, "take:amulet@A1.h")
+    taker = g.history[-1][0]
+    other = (taker + 1) % len(g.seats)
+    state, history = g.state, list(g.history)
+    assert g.can_undo(taker) and not g.can_undo(other)
+    with pytest.raises(IllegalActionError, match=f"the last action was {g.seats[taker].name}'s") as refusal:
+        g.undo(other)
+    assert refusal.value.rule == "undo" and (g.state, g.history) == (state, history)
+    assert g.undo(taker).kind == "take"

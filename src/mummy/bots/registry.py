@@ -10,6 +10,7 @@ from typing import Any, Final
 
 from mummy.bots.tomb import GreedyTombAgent, RandomTombAgent, StrongTombAgent
 from mummy.bots.treasure import GreedyTreasureAgent, RandomTreasureAgent, StrongTreasureAgent
+from mummy.games import KINDS
 
 
 def _mcts(seed: int) -> Any:
@@ -26,6 +27,7 @@ AGENTS: Final[dict[str, dict[str, Any]]] = {
     "treasure": {"random": RandomTreasureAgent, "greedy": GreedyTreasureAgent, "strong": StrongTreasureAgent,
                  "mcts": _mcts},
 }
+assert set(AGENTS) == set(KINDS), "every game kind has its bots"
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

@@ -91,9 +91,14 @@ class TombCore:
             a, b = divmod(outcome, 6)
             for sheet in game.sheets:
                 sheet.row = (*sheet.row[:-2], Die(a + 1, "roll"), Die(b + 1, "roll"))
+            rolled: tuple[int, ...] = (a + 1, b + 1)
         else:
             sheet = game.sheets[self.buyer]
             sheet.row = (*sheet.row[:-1], Die(outcome - BUY_BASE + 1, "buy"))
+            rolled = (outcome - BUY_BASE + 1,)
+        # The engine drew the seed's dice; the search's own outcome replaces them in the
+        # game's log of chance events too.
+        game.chances[-1] = game.chances[-1]._replace(outcome=rolled)
         self.chance = ""
         self.buyer = -1
 

@@ -134,7 +134,10 @@ class TreasureCore:
             _, _k, kept, action = self.pending
             seat = game.state.current
             game.push(seat, action, keep_undo=False)
+            # The engine rolled the seed's dice; the search's own outcome replaces them, in
+            # the state and in the game's log of chance events alike.
             game.state = replace(game.state, dice=sort_symbols(kept + DICE_OUTCOMES[outcome]))
+            game.chances[-1] = game.chances[-1]._replace(outcome=DICE_OUTCOMES[outcome])
             self.pending = ()
             return
         tile = TILE_IDS[outcome - TILE_BASE]
@@ -210,7 +213,6 @@ class MummyTreasureGame(pyspiel.Game):
         self.max_turns = int(params.get("max_turns", tc.MAX_TURNS))
         seats = [Seat(f"player {i + 1}", s) for i, s in enumerate(self.sites)]
         self._prototype = TreasureGame(0, seats, movable=self.movable)
-        self.observer_shape = tc.TreasureObserver(self.players, self.max_turns)
         solo = self.players == 1
         info = pyspiel.GameInfo(
             num_distinct_actions=tc.N_ACTIONS,

@@ -15,8 +15,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
 
-from mummy.games import KINDS
-from mummy.server.errors import ServiceError
+from mummy.server.errors import ServiceError, known_kind
 from mummy.server.live import LiveGame
 from mummy.server.replays import Replays
 from mummy.server.repository import Repository
@@ -48,14 +47,13 @@ class Boards:
         :meth:`LiveGame.standing`), so a board costs the same at any number of games:
         loading every finished game took seconds at 100k games, and failed at 260k. Ties
         go to whoever finished first."""
-        if kind not in KINDS:
-            raise ServiceError(422, "bad_request", f"unknown game {kind!r}")
+        board_entry = known_kind(kind).board_entry
         games, names = self._repo.board(kind, where, daily, max(1, min(limit, 100)))
         rows = []
         for g in games:
             entry: dict[str, Any] = {"id": g.id, "name": names.get(g.id), "daily": g.daily,
                                      "finished": g.finished.isoformat() if g.finished else None}
-            entry.update(KINDS[kind].board_entry(g.place, g.score, g.turns))
+            entry.update(board_entry(g.place, g.score, g.turns))
             rows.append(entry)
         return rows
 

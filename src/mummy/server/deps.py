@@ -7,6 +7,7 @@ worker thread, a trip per request that a move's hot path cannot afford.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -26,28 +27,14 @@ class Content:
     treasure: dict[str, Any]
 
 
-async def service_of(conn: HTTPConnection) -> GameService:
-    """The app's game service."""
-    service: GameService = conn.app.state.service
-    return service
+def app_state(name: str) -> Callable[[HTTPConnection], Awaitable[Any]]:
+    """A dependency that reads ``app.state.<name>``: the service (the rules of online
+    play), the hub (the websockets), play (people's actions and views) or the content."""
 
+    async def dependency(conn: HTTPConnection) -> Any:
+        return getattr(conn.app.state, name)
 
-async def hub_of(conn: HTTPConnection) -> Hub:
-    """The app's websockets (their rooms and counts)."""
-    hub: Hub = conn.app.state.hub
-    return hub
-
-
-async def play_of(conn: HTTPConnection) -> Play:
-    """People's actions and views, on the loop or in the app's worker threads."""
-    play: Play = conn.app.state.play
-    return play
-
-
-async def content_of(conn: HTTPConnection) -> Content:
-    """The games' content, as the app made it."""
-    content: Content = conn.app.state.content
-    return content
+    return dependency
 
 
 async def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
@@ -58,9 +45,9 @@ async def bearer_token(authorization: Annotated[str | None, Header()] = None) ->
     return None
 
 
-ServiceDep = Annotated[GameService, Depends(service_of)]
-HubDep = Annotated[Hub, Depends(hub_of)]
-PlayDep = Annotated[Play, Depends(play_of)]
-ContentDep = Annotated[Content, Depends(content_of)]
+ServiceDep = Annotated[GameService, Depends(app_state("service"))]
+HubDep = Annotated[Hub, Depends(app_state("hub"))]
+PlayDep = Annotated[Play, Depends(app_state("play"))]
+ContentDep = Annotated[Content, Depends(app_state("content"))]
 #: The request's seat token (``Authorization: Bearer TOKEN``), or None.
 TokenDep = Annotated[str | None, Depends(bearer_token)]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mummy.games import KINDS, GameKind
+
 
 class ServiceError(Exception):
     """A refusal with an HTTP-like status, a code, and the engine's rule when it has one."""
@@ -33,3 +35,10 @@ class ServiceError(Exception):
         if self.version is not None:
             out["version"] = self.version
         return out
+
+
+def known_kind(name: str) -> GameKind:
+    """The game called ``name``, or a refusal listing the games there are."""
+    if name not in KINDS:
+        raise ServiceError(422, "bad_request", f"unknown game {name!r}; games: {', '.join(KINDS)}")
+    return KINDS[name]

@@ -48,12 +48,8 @@ MAX_DEPTH: Final = 8  # JSON nesting a message may have (the protocol's are flat
 MAX_SOCKETS: Final = 1024  # open websockets in the process (games and echo together)
 MAX_PER_ADDRESS: Final = 32  # open websockets from one client address
 MAX_PER_SEAT: Final = 4  # connections of one seat (its token) to its game
-MAX_SEATS: Final = 8  # the most seats a game has (the Tomb's)
 MAX_SPECTATORS: Final = 48  # spectators of one game
 MAX_SPECTATORS_PER_ADDRESS: Final = 16  # spectators of one game from one address
-#: Connections one game can have: every seat's share and the spectators', so that seats
-#: never compete with spectators (or with each other) for room.
-MAX_CONNECTIONS: Final = MAX_SPECTATORS + MAX_SEATS * MAX_PER_SEAT
 MAX_OUTBOX: Final = 256 * 1024  # characters waiting in one connection's outbox
 SEND_TIMEOUT: Final = 2.0  # seconds a connection may take to accept one message, or its close
 CLOSE_LINGER: Final = 15.0  # seconds after its end before a connection's transport is aborted

@@ -173,7 +173,8 @@ class LiveGame:
         """
         if self.version >= MAX_LOG:
             raise ServiceError(429, "too_many_undos", f"this game's log has reached {MAX_LOG} entries: "
-                               "it takes no more undos (every other action still counts)", version=self.version)
+                               "it takes no more undos (every other action still counts)", rule="undo",
+                               version=self.version)
         since = 0  # entries of the log since the round began
         for affects in reversed(self.affects):
             if affects == EVERYONE:
@@ -183,7 +184,7 @@ class LiveGame:
                     if who == seat and _UNDONE in answer)
         if undos >= MAX_UNDOS:
             raise ServiceError(429, "too_many_undos", f"at most {MAX_UNDOS} undos per seat in a round; "
-                               "play on", version=self.version)
+                               "play on", rule="undo", version=self.version)
 
     def bot_seat(self) -> int | None:
         """The first seat whose bot has a move to make, if any."""

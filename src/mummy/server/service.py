@@ -59,12 +59,12 @@ from sqlalchemy.exc import IntegrityError
 from mummy.bots.registry import bot_names
 from mummy.core.errors import RuleError
 from mummy.core.rng import new_seed
-from mummy.games import KINDS, GameKind, commitment
+from mummy.games import commitment
 from mummy.server import clock
 from mummy.server.boards import Boards
 from mummy.server.bots import BOT_SLICE, BOT_THREADS, BotPool
 from mummy.server.cache import IDLE_AFTER, MAX_LIVE, OVER_AFTER, SWEEP_EVERY, LiveCache
-from mummy.server.errors import ServiceError
+from mummy.server.errors import ServiceError, known_kind
 from mummy.server.live import LiveGame, Staged, hash_token
 from mummy.server.models import GameRow, SeatRow
 from mummy.server.repository import Repository
@@ -161,7 +161,7 @@ class GameService:
     def create(self, kind: str, seats: list[dict[str, Any]], config: dict[str, Any] | None = None,
                seed: int | None = None, daily: str | None = None) -> dict[str, Any]:
         """A new game. Returns its id, the public commitment and each person's seat token."""
-        game_kind = self._kind(kind)
+        game_kind = known_kind(kind)
         names, bots = self._seating(kind, seats)
         try:
             cfg = game_kind.validate(config or {}, len(seats))
@@ -186,12 +186,6 @@ class GameService:
                           for i in range(len(seats))]}
 
     @staticmethod
-    def _kind(kind: str) -> GameKind:
-        if kind not in KINDS:
-            raise ServiceError(422, "bad_request", f"unknown game {kind!r}; games: {', '.join(KINDS)}")
-        return KINDS[kind]
-
-    @staticmethod
     def _seating(kind: str, seats: list[dict[str, Any]]) -> tuple[list[str], list[str | None]]:
         """Each seat's name and bot (None for a person), checked: a game online needs a
         person (all-bot games are for ``mummy sim``), and only the game's own bots."""
@@ -212,10 +206,9 @@ class GameService:
 
     def create_daily(self, kind: str, name: str | None = None) -> dict[str, Any]:
         """A solo game on today's challenge seed (the same dice for everybody)."""
-        if kind not in KINDS:
-            raise ServiceError(422, "bad_request", f"unknown game {kind!r}")
+        daily = known_kind(kind).daily
         day = clock.today()
-        return self.create(kind, [{"name": name}], KINDS[kind].daily, seed=self.daily_seed(kind, day), daily=day)
+        return self.create(kind, [{"name": name}], daily, seed=self.daily_seed(kind, day), daily=day)
 
     # -- loading ----------------------------------------------------------------------------
     def _load(self, game_id: str) -> LiveGame:
@@ -289,7 +282,7 @@ class GameService:
                       text: str) -> dict[str, Any] | None:
         """:meth:`act` on the event loop, for a game in memory that no thread is using;
         ``None`` otherwise (call :meth:`act` in a worker thread then). Bots do not move
-        here: :meth:`bots_due` says when :meth:`run_bots` has work.
+        here: :meth:`bots_due` says when :meth:`play_bots` has work.
 
         The game's lock is held from the engine's check until the commit, as in
         :meth:`act`, and taken without waiting: a coroutine must not block the loop, and
@@ -420,18 +413,9 @@ class GameService:
         live = self._live.get(game_id)
         return live is not None and bool(live.agents) and live.bot_seat() is not None
 
-    def run_bots(self, game_id: str) -> int:
-        """Let the game's bots make their moves in this thread; how many they made (a move
-        that cannot be written now is made when the game is next loaded)."""
-        with self._current(game_id) as live:
-            try:
-                return len(self._run_bots(live))
-            except ServiceError:
-                return 0
-
     def play_bots(self, game_id: str) -> Future[int]:
-        """:meth:`run_bots` in the bots' own threads, one move at a time in turn with other
-        games' bots (bots.py): the future settles with the moves made once none is due."""
+        """Let the game's bots make their moves, in the bots' own threads, one move at a time
+        in turn with other games' bots (bots.py): the future settles with the moves made once none is due."""
         return self._bots.play(game_id)
 
     def _bot_step(self, game_id: str) -> tuple[int, bool]:
@@ -453,12 +437,10 @@ class GameService:
         except ServiceError:  # no such game, or a move not written: the bots go on at the next load
             return moved, False
 
-    def _run_bots(self, live: LiveGame) -> list[dict[str, Any]]:
+    def _run_bots(self, live: LiveGame) -> None:
         """Let bots play while it is a bot's turn (or a bot has dice to use)."""
-        played = []
         while (seat := live.bot_seat()) is not None:
-            played.append(self._bot_move(live, seat))
-        return played
+            self._bot_move(live, seat)
 
     def _bot_move(self, live: LiveGame, seat: int) -> dict[str, Any]:
         """The bot thinks and its move is applied and written (the caller holds the lock)."""

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from mummy.sim.kinds import sim_named
-from mummy.sim.spec import GameSpec, bot_seed
+from mummy.sim.spec import GameSpec
 
 
 def specs(game: str, bots: Sequence[str], games: int, seed: int, *, map_id: str = "map1",
@@ -99,4 +99,4 @@ def _ray_results(game_specs: Sequence[GameSpec], address: str) -> Iterator[dict[
             ray.shutdown()
 
 
-__all__ = ["GameSpec", "bot_seed", "play_one", "run", "specs"]
+__all__ = ["GameSpec", "play_one", "run", "specs"]

@@ -7,9 +7,9 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from mummy.bots.registry import make_agent
+from mummy.bots.registry import bot_seed, make_agent
 from mummy.sim.charts import bar_chart, esc, histogram, percentile, table
-from mummy.sim.spec import GameSpec, bot_seed
+from mummy.sim.spec import GameSpec
 from mummy.tomb.content import map_ids, map_spec
 from mummy.tomb.game import PlayerSetup, TombGame
 from mummy.tomb.record import to_record
@@ -34,7 +34,7 @@ class TombSim:
         """Play one game between bots to the end; the line ``mummy sim --out`` writes."""
         players = [PlayerSetup(f"{bot}-{i + 1}", spec.map, spec.mode) for i, bot in enumerate(spec.bots)]
         game = TombGame(spec.seed, players)
-        agents = [make_agent("tomb", bot, bot_seed(spec, i)) for i, bot in enumerate(spec.bots)]
+        agents = [make_agent(self.name, bot, bot_seed(spec.seed, i)) for i, bot in enumerate(spec.bots)]
         started = time.perf_counter()
         while not game.is_over:
             seat = game.to_act()[0]

@@ -7,9 +7,9 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from mummy.bots.registry import make_agent
+from mummy.bots.registry import bot_seed, make_agent
 from mummy.sim.charts import bar_chart, dash, histogram, table
-from mummy.sim.spec import GameSpec, bot_seed
+from mummy.sim.spec import GameSpec
 from mummy.treasure.content import sites as sites_of
 from mummy.treasure.game import MAX_PLAYERS, Seat, TreasureGame
 from mummy.treasure.record import to_record
@@ -38,7 +38,7 @@ class TreasureSim:
         site_of = spec.sites or tuple(names[i % len(names)] for i in range(len(spec.bots)))
         seats = [Seat(f"{bot}-{i + 1}", site_of[i]) for i, bot in enumerate(spec.bots)]
         game = TreasureGame(spec.seed, seats, movable=spec.movable)
-        agents = [make_agent("treasure", bot, bot_seed(spec, i)) for i, bot in enumerate(spec.bots)]
+        agents = [make_agent(self.name, bot, bot_seed(spec.seed, i)) for i, bot in enumerate(spec.bots)]
         takes: dict[str, int] = {p: 0 for p in game.pile_names}
         chances: list[tuple[str, float, bool]] = []  # (pile, chance at the first roll, taken that turn)
         started = time.perf_counter()

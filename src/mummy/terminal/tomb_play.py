@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Final
 
 from mummy.bots.base import Agent
 from mummy.core.errors import RuleError, quote
@@ -95,19 +96,15 @@ class TombSession(SessionBase):
         if not text:
             return self.screen()
         word, _, arg = text.partition(" ")
-        command = self._commands().get(word.lower())
-        return command(arg) if command is not None else self._play(text)
+        command = COMMANDS.get(word.lower())
+        return command(self, arg) if command is not None else self._play(text)
 
-    def _commands(self) -> dict[str, Callable[[str], str]]:
-        quit_ = lambda _: self._quit()  # noqa: E731
-        show = lambda _: self.screen()  # noqa: E731
-        return {"quit": quit_, "exit": quit_, "q": quit_, "help": self._help, "?": self._help, "h": self._help,
-                "legal": self._legal, "sheet": show, "show": show, "board": show, "score": self._score,
-                "json": self._json, "undo": self._undo_command, "save": self._save_command}
-
-    def _quit(self) -> str:
+    def _quit(self, arg: str) -> str:
         self.finished = True
         return self._autosave("Bye.")
+
+    def _show(self, arg: str) -> str:
+        return self.screen()
 
     def _help(self, arg: str) -> str:
         return HELP + LEGEND
@@ -157,6 +154,17 @@ class TombSession(SessionBase):
             return self._autosave("\n".join(out))
         out.append(self.screen())
         return "\n".join(out)
+
+
+#: The command words, and the method of TombSession that answers each (with the rest of
+#: the line); anything else is read as an action in the notation.
+COMMANDS: Final[dict[str, Callable[[TombSession, str], str]]] = {
+    "quit": TombSession._quit, "exit": TombSession._quit, "q": TombSession._quit,
+    "help": TombSession._help, "?": TombSession._help, "h": TombSession._help,
+    "legal": TombSession._legal, "sheet": TombSession._show, "show": TombSession._show,
+    "board": TombSession._show, "score": TombSession._score, "json": TombSession._json,
+    "undo": TombSession._undo_command, "save": TombSession._save_command,
+}
 
 
 def run(game: TombGame, read: Callable[[str], str] | None = None,

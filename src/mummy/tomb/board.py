@@ -171,13 +171,13 @@ class TombMap:
         self.by_edge: dict[int, tuple[tuple[tuple[int, int, int, int], ...], ...]] = {
             e: tuple(tuple(rows) for rows in lists) for e, lists in by_edge.items()
         }
-        self._empty_row = tuple(empty for _ in SHAPES)
+        self.empty_row = tuple(empty for _ in SHAPES)
 
     # -- lookups ---------------------------------------------------------------------------
     def candidates(self, edge: int, shape_index: int) -> tuple[tuple[int, int, int, int], ...]:
         """Placements of a shape with an opening on ``edge``:
         (pid, squares, openings, edges that must not carry a wall yet)."""
-        return self.by_edge.get(edge, self._empty_row)[shape_index]
+        return self.by_edge.get(edge, self.empty_row)[shape_index]
 
     def canonical_orient(self, shape: str, name: str) -> str:
         """The canonical transform for ``name`` (identical orientations count once, T2.2)."""

@@ -41,7 +41,6 @@ from mummy.tomb.content import COLOURS
 from mummy.tomb.effects import apply as apply_effects
 from mummy.tomb.effects import buy
 from mummy.tomb.moves import legal_actions as legal_on_sheet
-from mummy.tomb.moves import legal_placements
 from mummy.tomb.rules import (
     ALERTS,
     HIT_MULTIPLIERS,
@@ -99,7 +98,8 @@ class TombGame:
         new.players = (self.players[seat],)
         new.maps = (self.maps[seat],)
         new.history = []
-        new.chances = [c for c in self.chances if c.seat in (EVERYONE, seat)]
+        new.chances = [c if c.seat == EVERYONE else c._replace(seat=0) for c in self.chances
+                       if c.seat in (EVERYONE, seat)]
         return new
 
     def _copy_of(self, seats: Iterable[int]) -> TombGame:
@@ -240,10 +240,6 @@ class TombGame:
     def legal_actions(self, player: int) -> list[Action]:
         """Every legal action of the player, each once."""
         return legal_on_sheet(self.sheets[player])
-
-    def placements(self, sheet: Sheet, shape_index: int) -> list[int]:
-        """Placement ids of one shape that are legal on this sheet now (T3.1–T3.3)."""
-        return legal_placements(sheet, shape_index)
 
 
 def replay(seed: int, players: Sequence[PlayerSetup], actions: Iterable[tuple[int, Action]], *,

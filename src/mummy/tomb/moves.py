@@ -7,7 +7,7 @@ symmetric orientations count once (the map's placement table holds canonical one
 
 Speed matters more here than anywhere else in the engine (``benchmarks/bench.py``
 measures it): placements are found through the map's per-edge index
-(:meth:`~mummy.tomb.board.TombMap.candidates`), and work shared by several dice of one
+(the map's ``by_edge`` table), and work shared by several dice of one
 call (the Wand's and the Shovel's targets) is computed once into a small cache.
 """
 
@@ -57,7 +57,10 @@ def legal_placements(sheet: Sheet, shape_index: int) -> list[int]:
     # T3.2: the first tile opens on an entrance, every later one on an open opening.
     targets = sheet.open_openings() if covered else m.entrance_edges
     out: list[int] = []
-    candidates = m.candidates
+    # The map's table, read inline (TombMap.candidates is the same lookup, but a call
+    # per target edge costs a few per cent of the whole listing).
+    by_edge = m.by_edge
+    empty = m.empty_row
     all_targets = targets
     while targets:
         low = targets & -targets
@@ -65,7 +68,7 @@ def legal_placements(sheet: Sheet, shape_index: int) -> list[int]:
         # A placement whose openings meet several target edges is listed once, at the
         # lowest of them.
         below = all_targets & (low - 1)
-        for pid, squares, openings, tile_walls in candidates(low.bit_length() - 1, shape_index):
+        for pid, squares, openings, tile_walls in by_edge.get(low.bit_length() - 1, empty)[shape_index]:
             if squares & covered or tile_walls & walls or openings & below:
                 continue
             out.append(pid)

@@ -417,8 +417,11 @@ class TreasureGame:
         must be the seat that made that action (the Tomb's ``undo(player)`` shape)."""
         if self.is_over:
             raise IllegalActionError("R4", "the game is over and its result stands; the last take cannot be undone")
-        if not self.can_undo(seat):
+        if not self._undo:
             raise IllegalActionError("undo", "nothing to undo since the last roll of the dice")
+        if seat is not None and self.history[-1][0] != seat:
+            who = self.seats[self.history[-1][0]].name
+            raise IllegalActionError("undo", f"the last action was {who}'s: only they can take it back")
         self.state = self._undo.pop()
         return self.history.pop()[1]
 

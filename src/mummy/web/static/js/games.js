@@ -1,7 +1,8 @@
 // The game kinds the browser knows, in the manner of the server's registry (mummy/games.py):
 // each one's title, the module that draws it (its `mount` for the game page, its read-only
-// drawing for the replay page) and how its final result reads. The only place in the
-// client that tells one game from the other by name; the pages ask here.
+// drawing for the replay page) and how its final result reads. The game and replay pages
+// ask here rather than tell one game from the other by name (the start page's form still
+// has each game's own options).
 
 export const GAMES = {
   tomb: {
