@@ -166,7 +166,8 @@ def bench_attack(quick: bool) -> Figures:
 
 
 def bench_web(quick: bool) -> Figures:
-    """Start page to a drawn Tomb sheet, and click to tile drawn, in Chromium. See web_bench.py."""
+    """Start page to a drawn Tomb sheet, click to tile drawn, and the bytes of a Tomb game
+    page on a first and a repeat visit, in Chromium. See web_bench.py."""
     sys.path.insert(0, str(Path(__file__).parent))
     from web_bench import bench_web as run_web_bench
 

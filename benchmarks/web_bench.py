@@ -7,6 +7,13 @@
   drawn on the sheet, measured inside the page up to the next frame after the drawing:
   the websocket round trip, the engine's check and commit, the update and the redraw.
   Median over placements, each taken back with undo before the next.
+* ``web.page_bytes_first`` and ``web.page_bytes_repeat``: the bytes a Tomb game page
+  takes over HTTP (headers and bodies of the page, its modules, styles, icon and the
+  game's content) on a first visit with an empty cache, then on a person's next visit to
+  the same game in the same browser: Chromium's own accounting (the DevTools protocol's
+  ``encodedDataLength``, 0 for an answer from the cache). The game's state arrives over
+  the websocket, which no cache can spare: its bytes are ``web.page_ws_bytes`` (on the
+  repeat visit), so that the whole is in view.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +72,57 @@ def _place_tile(page: Any, base: str, runs: int) -> list[float]:
     return times
 
 
+@dataclass
+class Transfer:
+    """What one page load took over the network, as Chromium counts it."""
+
+    http: dict[str, int] = field(default_factory=dict)  # URL -> bytes (headers and body)
+    websocket: int = 0  # payload bytes of the frames received
+
+    @property
+    def http_bytes(self) -> int:
+        return sum(self.http.values())
+
+
+def visit(context: Any, url: str, ready: str = "#sheet [data-square]") -> Transfer:
+    """Open ``url`` in a new page of ``context`` (whose cache the pages share), wait until
+    ``ready`` is drawn and the network is quiet, and count what came in."""
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    urls: dict[str, str] = {}
+    out = Transfer()
+
+    def finished(e: dict[str, Any]) -> None:
+        url = urls.get(e["requestId"], "?")
+        out.http[url] = out.http.get(url, 0) + int(e["encodedDataLength"])
+
+    def frame(e: dict[str, Any]) -> None:
+        out.websocket += len(e["response"]["payloadData"].encode())
+
+    cdp.on("Network.requestWillBeSent", lambda e: urls.__setitem__(e["requestId"], e["request"]["url"]))
+    cdp.on("Network.loadingFinished", finished)
+    cdp.on("Network.webSocketFrameReceived", frame)
+    cdp.send("Network.enable")
+    page.goto(url)
+    page.wait_for_selector(ready)
+    page.wait_for_load_state("networkidle")
+    page.close()
+    return out
+
+
+def page_bytes(browser: Any, base: str) -> tuple[Transfer, Transfer]:
+    """A Tomb game page's first visit (from its invitation, empty cache) and the next one
+    (the same game, the seat's token remembered, the cache as the first visit left it)."""
+    created = call(f"{base}/api/games", {"game": "tomb", "seats": [{"name": "bench"}]})
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        first = visit(context, base + created["seats"][0]["invite"])
+        repeat = visit(context, f"{base}/play/{created['id']}")
+    finally:
+        context.close()
+    return first, repeat
+
+
 def bench_web(quick: bool) -> dict[str, float]:
     chromium = shutil.which("chromium")
     try:
@@ -76,10 +135,11 @@ def bench_web(quick: bool) -> dict[str, float]:
         return {}
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         port = free_port()
-        proc = start(f"sqlite:///{Path(tmp) / 'web.db'}", port)
+        proc = start(f"sqlite:///{Path(tmp) / 'web.db'}", port, wait=60)
         browser = p.chromium.launch(executable_path=chromium, args=ARGS)
         try:
             base = f"http://127.0.0.1:{port}"
+            first, repeat = page_bytes(browser, base)
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             _first_paint(page, base)  # warm: the browser's cache and the server's first game
             paints = [_first_paint(page, base) for _ in range(3 if quick else 10)]
@@ -90,8 +150,13 @@ def bench_web(quick: bool) -> dict[str, float]:
             proc.wait()
     print("web samples (ms): first paint", [round(x) for x in paints], "place", [round(x) for x in places],
           file=sys.stderr)
+    print(f"web bytes: first visit {first.http_bytes} in {len(first.http)} answers; repeat visit, "
+          "what was not from the cache:", {u: n for u, n in repeat.http.items() if n}, file=sys.stderr)
     return {"web.first_paint_ms": round(statistics.median(paints), 1),
-            "web.place_tile_ms": round(statistics.median(places), 1)}
+            "web.place_tile_ms": round(statistics.median(places), 1),
+            "web.page_bytes_first": first.http_bytes,
+            "web.page_bytes_repeat": repeat.http_bytes,
+            "web.page_ws_bytes": repeat.websocket}
 
 
 if __name__ == "__main__":

@@ -121,6 +121,9 @@ def _serve_parser(sub: Any) -> None:
                        help="HTTP actions one address may send, like 30/second")
     serve.add_argument("--games-overall", metavar="RATE", help="new games the whole server takes, like 600/minute")
     serve.add_argument("--actions-overall", metavar="RATE", help="HTTP actions the whole server takes")
+    serve.add_argument("--previews-per-address", metavar="RATE",
+                       help="previews of an action one address may ask for, like 40/second")
+    serve.add_argument("--previews-overall", metavar="RATE", help="previews the whole server answers")
     serve.set_defaults(run=_serve)
 
 
@@ -302,8 +305,8 @@ def _serve(args: argparse.Namespace) -> int:
     hosts = list(dict.fromkeys(args.allowed_host or [args.host, "localhost", "127.0.0.1"]))
     if args.host in ("0.0.0.0", "::") and not args.allowed_host:
         hosts = ["*"]  # every address of the machine: its names are not known here
-    rates = {"games_per_address": args.games_per_address, "actions_per_address": args.actions_per_address,
-             "games_overall": args.games_overall, "actions_overall": args.actions_overall}
+    rates = {f"{kind}_{scope}": getattr(args, f"{kind}_{scope}")
+             for kind in ("games", "actions", "previews") for scope in ("per_address", "overall")}
     limits = Limits(**{k: v for k, v in rates.items() if v}, allowed_hosts=() if "*" in hosts else tuple(hosts))
     try:
         app = create_app(args.db, limits=limits)

@@ -209,11 +209,11 @@ def test_a_replay_step_costs_at_most_a_snapshots_distance_of_applies(
 
 
 def board_statements(service: GameService, *args: Any, **kwargs: Any) -> list[tuple[str, Any]]:
-    """The statements on ``games`` that a leaderboard runs, with their parameters."""
+    """The statements on ``games`` (or a day's entries) that a leaderboard runs, with their parameters."""
     seen: list[tuple[str, Any]] = []
 
     def grab(_conn: Any, _cursor: Any, statement: str, params: Any, _context: Any, _many: bool) -> None:
-        if "FROM games" in statement:
+        if "FROM games" in statement or "FROM daily_entries" in statement:
             seen.append((statement, params))
 
     event.listen(service.engine, "before_cursor_execute", grab)
@@ -231,16 +231,17 @@ def test_a_leaderboard_reads_an_index_in_order_with_a_limit(service: GameService
     statements = board_statements(service, kind, where, daily=daily)
     assert statements
     postgres = service.engine.dialect.name == "postgresql"
+    index = "ix_daily_entries_board" if daily else "ix_games_board"  # a day's board: its entries (0005)
     with service.engine.connect() as conn:
         for statement, params in statements:
             assert "LIMIT" in statement
             if postgres:
                 conn.execute(text("SET enable_seqscan = off"))  # a small table: the planner would scan it
                 plan = "\n".join(r[0] for r in conn.exec_driver_sql("EXPLAIN " + statement, params))
-                assert "Index" in plan and "ix_games_board" in plan and "Sort" not in plan, plan
+                assert "Index" in plan and index in plan and "Sort" not in plan, plan
             else:
                 plan = "\n".join(r[-1] for r in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + statement, params))
-                assert "USING INDEX ix_games_board" in plan and "TEMP B-TREE" not in plan, plan
+                assert f"USING INDEX {index}" in plan and "TEMP B-TREE" not in plan, plan
 
 
 def test_a_leaderboard_of_70k_games_is_answered_by_statements_of_a_few_parameters(service: GameService) -> None:
@@ -343,3 +344,25 @@ def test_a_daily_challenges_log_is_its_players_alone_until_the_day_is_over(
         assert spectator.receive_json()["missed"][0]["version"] == 1
     for path in ("replay?step=1", "record"):
         assert client.get(f"/api/games/{game_id}/{path}").status_code == 200
+
+
+# -- 5. views are encoded once per version ------------------------------------------------------
+
+
+def test_a_view_is_encoded_once_per_version_and_seat(service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Silent spectators asking for the state many times a second cost an encoding each
+    (issue 12): a broadcast and every resync at a version already sent reuse the text."""
+    created = service.create("tomb", [{"name": "ann"}], {})
+    game_id, token = created["id"], created["seats"][0]["token"]
+    encoded: list[object] = []
+    real = live_module.encode
+    monkeypatch.setattr(live_module, "encode", lambda obj: encoded.append(obj) or real(obj))
+    first = service.view_texts(game_id, [None, token, None])
+    again = service.view_texts(game_id, [token, None])
+    assert len(encoded) == 2  # the spectators' view and the seat's, once each
+    assert first[0] == first[2] == again[1] and first[1] == again[0]
+    assert json.loads(first[1][1]) == service.view(game_id, token)  # the same view as the dict
+    assert "actions" in json.loads(first[1][1]) and "actions" not in json.loads(first[0][1])
+    act(service, game_id, token, first_place(service, game_id, token))
+    (version, text_), = service.view_texts(game_id, [None])
+    assert version == first[0][0] + 1 and json.loads(text_)["version"] == version and len(encoded) == 3

@@ -245,6 +245,58 @@ def test_a_broadcast_never_waits_and_a_stuck_peer_is_aborted(service: GameServic
         service.close()
 
 
+class _Slow:
+    """A peer that reads only when told to (``go``): what it has read is ``got``."""
+
+    def __init__(self) -> None:
+        self.transport = self
+        self.go = asyncio.Event()
+        self.got: list[str] = []
+
+    def abort(self) -> None:
+        pass
+
+    def is_closing(self) -> bool:
+        return False
+
+    async def receive(self) -> dict[str, Any]:
+        return {"type": "websocket.connect"}
+
+    async def send(self, message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "websocket.send":
+            await self.go.wait()
+            self.got.append(message["text"])
+
+
+def test_unsent_updates_give_way_to_newer_ones_and_never_to_older_ones() -> None:
+    """A client slow for a moment is sent the newest state, not every stale one before it
+    (each carries the whole view), and is not closed for a backlog of stale views; other
+    messages (a reply to its own request) are never dropped, and an update older than one
+    queued (two broadcasts finishing out of order) does not replace the newer one."""
+
+    async def scenario() -> list[str]:
+        peer = _Slow()
+        ws = WebSocket({"type": "websocket", "path": "/", "headers": [], "client": ("10.0.0.1", 1)},
+                       receive=peer.receive, send=peer.send)
+        await ws.accept()
+        conn = Connection(ws, SocketLimits(outbox=100))
+        conn.send_update(1, "u1" * 20)  # taken by the sender at once, stuck in the peer
+        await asyncio.sleep(0)
+        for version in (2, 3, 4):  # each in place of the last: the outbox never fills
+            assert conn.send_update(version, f"u{version}" * 20)
+        conn.send_text("reply")
+        assert conn.send_update(5, "u5")
+        assert not conn.send_update(4, "late")  # older than one queued: dropped
+        assert not conn.closing
+        peer.go.set()
+        for _ in range(10):
+            await asyncio.sleep(0)
+        conn.left()
+        return peer.got
+
+    assert asyncio.run(scenario()) == ["u1" * 20, "u4" * 20, "reply", "u5"]
+
+
 # -- admission ----------------------------------------------------------------------------------
 
 def test_a_seat_takes_at_most_its_share_and_others_still_find_room(client: TestClient) -> None:

@@ -51,7 +51,8 @@ def server() -> Iterator[str]:
     """``mummy serve`` on a fresh SQLite file; yields its base URL."""
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        proc = start(f"sqlite:///{Path(tmp) / 'web.db'}", port, args=UNLIMITED)  # every page from one address
+        # Every page from one address; a loaded machine may take a while to start it.
+        proc = start(f"sqlite:///{Path(tmp) / 'web.db'}", port, wait=60, args=UNLIMITED)
         try:
             yield f"http://127.0.0.1:{port}"
         finally:
@@ -59,17 +60,57 @@ def server() -> Iterator[str]:
             proc.wait()
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    _need_browser()
-    from playwright.sync_api import sync_playwright
+class _Chromium:
+    """The one Chromium of the browser tests, launched on first need and closed as soon as
+    the next test does not need it.
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    Playwright's sync API keeps an event loop marked as running in this thread for as long
+    as it is started, so that ``asyncio.run`` anywhere else (tests/server does) fails with
+    "cannot be called from a running event loop". A session-wide browser made the suite
+    pass only in one order; here the browser lives only through a run of browser tests,
+    whatever the order (``pytest_runtest_teardown`` below)."""
+
+    def __init__(self) -> None:
+        self.playwright: Any = None
+        self.browser: Any = None
+
+    def get(self) -> Any:
+        if self.browser is None:
+            from playwright.sync_api import sync_playwright
+
+            self.playwright = sync_playwright().start()
+            self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        return self.browser
+
+    def close(self) -> None:
+        if self.playwright is not None:
+            try:
+                self.browser.close()
+            finally:
+                self.playwright.stop()  # the event loop stops being "running" here
+                self.playwright = self.browser = None
+
+
+CHROMIUM_NOW = _Chromium()
+
+
+@pytest.fixture
+def browser() -> Any:
+    """The shared Chromium (launched if no browser test ran just before)."""
+    _need_browser()
+    return CHROMIUM_NOW.get()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After a test's own teardown: close the browser unless the next test uses it."""
+    yield
+    if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
+        CHROMIUM_NOW.close()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    CHROMIUM_NOW.close()  # a run stopped early (-x) has no next test to tell
 
 
 class Watched:

@@ -303,3 +303,75 @@ def test_start_page_on_a_phone(phone: Watched) -> None:
     _at(page, 12)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 2
     shot(page, "replay-phone")
+
+
+# -- the daily challenge and My games (issue 13) ---------------------------------------------------
+
+
+def _daily_from_the_start_page(page: Any, game: str) -> str:
+    """Click today's challenge of ``game``; the id of the game the page goes to."""
+    page.click(f"#daily-{game}-play")
+    page.wait_for_url(re.compile(r"/play/[^/#]+#token="))
+    page.wait_for_function(LIVE_VIEW)
+    return str(live_view(page)["id"])
+
+
+def test_todays_challenge_a_second_time_resumes_todays_game(web: Watched) -> None:
+    page = _start(web)
+    assert page.inner_text("#daily-tomb-play") == "Play today's Tomb challenge"
+    page.fill("#daily-name", "Ria")
+    first = _daily_from_the_start_page(page, "tomb")
+    assert live_view(page)["daily"]  # a daily game
+    page = _start(web)
+    item = page.locator(f"#my-games li.game-item[data-game-id='{first}']")
+    assert "Daily challenge" in item.locator(".badge.daily").inner_text()  # labelled as daily
+    assert item.get_attribute("data-daily") == page.get_attribute("#daily-tomb-board", "data-day")
+    assert page.inner_text("#daily-tomb-play") == "Resume today's Tomb challenge"
+    assert page.inner_text("#daily-treasure-play") == "Play today's Treasure challenge"
+    assert _daily_from_the_start_page(page, "tomb") == first  # not another game
+    # A second tab that did not know (its page loaded before the game was made) resumes it too.
+    other = web.page()
+    other.goto(web.base + "/")
+    other.wait_for_selector("#app[data-ready=yes]")
+    other.evaluate("() => { document.getElementById('daily-tomb-play').dataset.resumes = ''; }")
+    assert _daily_from_the_start_page(other, "tomb") == first
+    held = page.evaluate("() => JSON.parse(localStorage.getItem('mummy.seats'))")
+    assert [s["id"] for s in held].count(first) == 1  # one seat, not one per click
+
+    page = _start(web)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.locator("#my-games").scroll_into_view_if_needed()
+    shot(page, "start-daily-my-games-desktop")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")  # no sideways scroll
+    shot(page, "start-daily-my-games-phone")
+
+
+def test_my_games_removes_a_game_from_this_browser(web: Watched) -> None:
+    idle = create(web.base, {"game": "tomb", "seats": [{"name": "Ida"}]})  # nobody moves in it
+    played = create(web.base, {"game": "tomb", "seats": [{"name": "Pat"}]})
+    game_id, token = played["id"], played["seats"][0]["token"]
+    view = api(web.base, f"/api/games/{game_id}", token=token)
+    api(web.base, f"/api/games/{game_id}/actions", {"client_id": "p1", "version": 0, "action": view["legal"][0]}, token)
+    page = _start(web)
+    page.evaluate("(held) => localStorage.setItem('mummy.seats', JSON.stringify(held))",
+                  [{"id": c["id"], "token": c["seats"][0]["token"], "game": "tomb", "seat": 0, "name": n}
+                   for c, n in ((idle, "Ida"), (played, "Pat"))])
+    page.reload()
+    page.wait_for_selector("#app[data-ready=yes]")
+    idle_item = page.locator(f"#my-games li.game-item[data-game-id='{idle['id']}']")
+    assert "no move yet" in idle_item.inner_text()
+    idle_item.locator("button.game-remove").click()  # no move: gone at once
+    assert idle_item.count() == 0
+    played_item = page.locator(f"#my-games li.game-item[data-game-id='{game_id}']")
+    remove = played_item.locator("button.game-remove")
+    remove.click()  # a game with moves asks once more: its seat cannot be found again without the link
+    assert remove.get_attribute("data-confirm") == "yes" and "Click again" in remove.inner_text()
+    shot(page, "start-my-games-remove-confirm")
+    remove.click()
+    assert played_item.count() == 0
+    page.wait_for_selector("#my-games-list p.empty")  # the last one gone: the list says so
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('mummy.seats'))") == []
+    page.reload()
+    page.wait_for_selector("#app[data-ready=yes]")
+    assert page.locator("#my-games li.game-item").count() == 0

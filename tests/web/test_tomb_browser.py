@@ -212,6 +212,19 @@ def _click_action(page: Any, text: str) -> None:
         page.click(f"#tools [data-action='{text}']")
 
 
+def _confirm_if_warned(page: Any, before: int) -> list[str]:
+    """Wait for the action to land; if the page asks first (a warning), confirm it.
+    Returns the warning codes that were confirmed."""
+    page.wait_for_function("v => window.mummyLive.view.version > v || !!document.querySelector('dialog[open]')",
+                           arg=before)
+    if page_version(page) > before:
+        return []
+    codes: list[str] = page.eval_on_selector_all("#warning li", "els => els.map(e => e.dataset.code)")
+    page.click("#warn-confirm")
+    wait_moved(page, before)
+    return codes
+
+
 def test_a_whole_game_entered_by_clicking_on_map2(web: Watched) -> None:
     """Every action a strong bot chooses, entered through the page's buttons and the sheet
     (Map 2), the page's sheet equal to the engine's after each one."""
@@ -222,16 +235,18 @@ def test_a_whole_game_entered_by_clicking_on_map2(web: Watched) -> None:
     mirror = TOMB.new(seed, {"map": "map2", "mode": "standard"}, ["Kim"])
     bot = make_agent("tomb", "strong", 3)  # it uses nearly every kind of action
     kinds: set[str] = set()
+    warned: list[str] = []  # the warnings the page asked to confirm (the bot knows what it does)
     while not mirror.is_over:
         text = TOMB.text(mirror, 0, bot.act(mirror, 0))
         TOMB.apply(mirror, 0, text)
         before = page_version(page)
         _click_action(page, text)
-        wait_moved(page, before)
+        warned.extend(_confirm_if_warned(page, before))
         assert page.evaluate("() => window.mummyLive.view.state.sheets[0].covered") == \
             TOMB.view(mirror)["sheets"][0]["covered"]
         kinds.add(text.partition(":")[2].split("@")[0].split(".")[0] or text.rstrip("123456"))
     page.wait_for_selector("#results")
+    print("warnings confirmed:", warned)
     # Tiles, the Wand (both ways), the Shovel, buying, coins on dice, keys and items on monsters:
     assert {"end", "erase", "add", "dig", "buy", "up", "down", "open+skey", "ooze+hammer", "golem",
             "mimic+skey", "mummy"} <= kinds, kinds

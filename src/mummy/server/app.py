@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
 from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette_compress import CompressMiddleware
 
 from mummy import __version__
 from mummy.games import prepare_content
@@ -31,6 +32,9 @@ from mummy.server.routes import boards, games, pages
 from mummy.server.service import GameService
 
 DEFAULT_DB = "sqlite:///mummy.db"
+#: Answers smaller than this go as they are: they fit one packet already, and the
+#: compressor's work and headers would cost more than they save.
+COMPRESS_FROM = 1024
 
 
 @contextlib.asynccontextmanager
@@ -71,13 +75,16 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
     app.state.hub = hub
     app.state.play = Play(service, hub, workers)
     app.state.content = pages.content()
+    app.state.assets = pages.make_assets(app.state.content)  # versions for caching: routes/pages.py
     handlers.install(app)
     # Outermost first: the Host check, then the security headers, the size bounds and the
-    # rate limits (before a body is parsed: a refused request costs little).
+    # rate limits (before a body is parsed: a refused request costs little), then the
+    # compression of what the app answers (HTTP only: websockets pass through it).
+    app.add_middleware(CompressMiddleware, minimum_size=COMPRESS_FROM)
     app.add_middleware(Guard, limits=limits)
     if limits.allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(limits.allowed_hosts))
-    app.mount("/static", pages.static_files(), name="static")
+    app.mount("/static", pages.static_files(app.state.assets), name="static")
     for router in (pages.router, games.router, boards.router, sockets.router):
         app.include_router(router)
     return app

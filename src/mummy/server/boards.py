@@ -1,5 +1,5 @@
 """What the service shows of finished games and of the day's challenge: the daily seeds,
-the leaderboards and the replays.
+the daily entries, the leaderboards and the replays.
 
 All three read games that no longer change (or, for a daily seed, a secret that never
 does), so none of them takes part in play: the service hands them the way to a game in
@@ -17,6 +17,7 @@ from typing import Any
 
 from mummy.server.errors import ServiceError, known_kind
 from mummy.server.live import LiveGame
+from mummy.server.models import GameRow
 from mummy.server.replays import Replays
 from mummy.server.repository import Repository
 
@@ -38,10 +39,33 @@ class Boards:
         digest = hmac.new(key, f"{kind}:{day}".encode(), hashlib.sha256).digest()
         return int.from_bytes(digest[:8], "big") >> 1
 
+    def entrant(self, kind: str, day: str, name: str, address: str | None) -> str:
+        """Who plays a daily game, for its board: one entry per player and day (the first
+        game they finish), so that restarting to learn the dice earns no second try.
+
+        There are no accounts, so a player is their client address and their name (in any
+        case and spacing): people who share an address (a household, ``make play`` on one
+        machine) under their own names each count, and a player who starts again in
+        another tab, browser or with a cleared storage counts once. A keyed hash of the
+        three, so the table keeps no address, and no two days' entrants can be linked."""
+        key = self._repo.secret("daily").encode()
+        who = " ".join(name.split()).casefold()
+        return hmac.new(key, f"entrant:{kind}:{day}:{address or ''}:{who}".encode(), hashlib.sha256).hexdigest()
+
+    @staticmethod
+    def daily_stamp(row: GameRow, stamp: dict[str, Any]) -> dict[str, Any]:
+        """What a daily game's ending stamp changes (``stamp`` is its leaderboard columns,
+        :meth:`LiveGame.standing`): it stays off the all-time boards, and its standing goes
+        to its player's entry for the day, kept only if it is their first finished game
+        (``Repository.write_actions``)."""
+        return {"b_ranked": False, "d_game_id": row.id, "d_ranked": stamp["b_ranked"],
+                "d_ranking": stamp["b_ranking"], "d_finished": stamp["b_finished"]}
+
     def leaderboard(self, kind: str, where: str | None = None, daily: str | None = None,
                     limit: int = 20) -> list[dict[str, Any]]:
         """Finished solo games, best first: the Tomb by score on a map, Treasure by the
-        fewest turns to fill a site. ``daily`` restricts to one day's challenge.
+        fewest turns to fill a site. ``daily`` is one day's challenge instead (its board
+        alone shows daily games: each player's first finished game that day).
 
         One query on an index with a limit (the columns stamped when a game ends, see
         :meth:`LiveGame.standing`), so a board costs the same at any number of games:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import math
 import time
@@ -39,6 +38,7 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from mummy.server.service import GameService
+from mummy.server.wire import encode, view_message
 
 log = logging.getLogger("mummy.server.ws")
 
@@ -102,17 +102,6 @@ class Transport(Protocol):
     def is_closing(self) -> bool: ...
 
 
-def encode(message: dict[str, Any]) -> str:
-    """A message as JSON text. orjson, not the standard library: a Tomb update is a few KiB
-    of small objects, and encoding it was a large share of a move's work on the event
-    loop. Text orjson refuses (a lone surrogate) is escaped by the standard library rather
-    than failing a broadcast."""
-    try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:
-        return json.dumps(message, ensure_ascii=True, default=str)
-
-
 def transport_of(ws: WebSocket) -> Transport | None:
     """The transport under a websocket, to abort it; ``None`` where there is none (the
     test client).
@@ -174,6 +163,8 @@ class Connection:
         self.gone = False  # the client left, or was aborted: nothing more goes out
         self._outbox: deque[str] = deque()
         self._queued = 0
+        self._update_last = False  # whether the outbox's last message is a state update
+        self._update_version = -1  # the version of the last update queued
         self._wake = asyncio.Event()
         self._close: tuple[int, str] | None = None
         self._close_by = math.inf  # the loop time by which the close must be out
@@ -194,9 +185,26 @@ class Connection:
         """Queue a message (a reply to this connection's own request, or an update)."""
         return self.send_text(encode(message))
 
+    def send_update(self, version: int, text: str) -> bool:
+        """Queue a state update of ``version``, in place of an older one still waiting
+        unsent at the end of the outbox: an update carries the whole view (with the log's
+        last entries), so the older one says nothing the newer does not. A client slow for
+        a moment gets the newest state sooner, and is not closed for a backlog of stale
+        views. An update older than one already queued (two broadcasts finishing out of
+        order) is dropped: the client keeps the newest view anyway."""
+        if self._update_version > version:
+            return False
+        if self._update_last and self._outbox and not self.closing:
+            self._queued -= len(self._outbox.pop())
+        queued = self.send_text(text)
+        self._update_last = queued
+        self._update_version = version
+        return queued
+
     def send_text(self, text: str) -> bool:
         """Queue text; ``False`` when it will not go out. A client whose outbox is full is
         not reading: it is closed, and what it had queued is dropped, not kept for it."""
+        self._update_last = False
         if self.closing:
             return False
         if self._outbox and self._queued + len(text) > self.limits.outbox:
@@ -244,6 +252,7 @@ class Connection:
                 if self._outbox:
                     text = self._outbox.popleft()
                     self._queued -= len(text)
+                    self._update_last = self._update_last and bool(self._outbox)
                     async with asyncio.timeout_at(min(loop.time() + self.limits.send_timeout, self._close_by)):
                         await self.ws.send_text(text)
                 elif self._close is not None:
@@ -399,15 +408,16 @@ class Hub:
 
     async def broadcast(self, svc: GameService, game_id: str) -> None:
         """Queue for every connection of the game its own view of the new state. Waits on
-        no connection: it returns once every message is queued (a bot moves next)."""
+        no connection: it returns once every message is queued (a bot moves next). Each
+        view is encoded once per version (``LiveGame.view_text``)."""
         room = list(self.rooms.get(game_id, ()))
         if not room:
             return
         tokens = list(dict.fromkeys(c.token for c in room))  # one view per seat, one for spectators
-        views = svc.views_now(game_id, tokens)  # on the loop when the game is free
+        views = svc.view_texts_now(game_id, tokens)  # on the loop when the game is free
         if views is None:
-            views = await self.workers.run(svc.views, game_id, tokens)
-        texts = {token: encode({"type": "update", "version": view["version"], "state": view})
-                 for token, view in zip(tokens, views, strict=True)}
+            views = await self.workers.run(svc.view_texts, game_id, tokens)
+        texts = {token: (version, view_message("update", version, text))
+                 for token, (version, text) in zip(tokens, views, strict=True)}
         for conn in room:
-            conn.send_text(texts[conn.token])
+            conn.send_update(*texts[conn.token])

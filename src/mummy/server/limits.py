@@ -76,6 +76,10 @@ class Limits:
     games_overall: str = "600/minute"
     actions_per_address: str = "30/second"
     actions_overall: str = "3000/second"
+    #: Previews of an action (the page asks as the pointer moves over the sheet, once per
+    #: place and version): each costs about what a view does, a few legal-move listings.
+    previews_per_address: str = "40/second"
+    previews_overall: str = "2000/second"
     #: Host names the ``Host`` header may carry; empty: any (a library or a test).
     allowed_hosts: tuple[str, ...] = field(default=())
 
@@ -89,6 +93,10 @@ class RateLimited(Exception):
         self.retry_after = retry_after
 
 
+#: What each kind of limit counts, in a refusal's words.
+_NAMES: Final = {"games": "new games", "actions": "actions", "previews": "previews"}
+
+
 class RateLimiter:
     """Per-address and overall limits on creating games and on HTTP actions."""
 
@@ -98,6 +106,7 @@ class RateLimiter:
         self._rules: dict[str, tuple[RateLimitItem, RateLimitItem]] = {
             "games": (parse(limits.games_per_address), parse(limits.games_overall)),
             "actions": (parse(limits.actions_per_address), parse(limits.actions_overall)),
+            "previews": (parse(limits.previews_per_address), parse(limits.previews_overall)),
         }
 
     def hit(self, what: str, address: str | None) -> None:
@@ -109,7 +118,7 @@ class RateLimiter:
             if not self._window.hit(item, what, key):
                 reset = self._window.get_window_stats(item, what, key).reset_time
                 wait = max(1, math.ceil(reset - time.time()))
-                raise RateLimited(f"too many {'new games' if what == 'games' else 'actions'} {whose} "
+                raise RateLimited(f"too many {_NAMES[what]} {whose} "
                                   f"(at most {item}); try again in {wait} s", wait)
 
 
@@ -126,7 +135,9 @@ async def _answer(send: Send, status: int, code: str, message: str,
 LIMITED: Final = (
     ("POST", re.compile(r"/api/games/?"), "games"),
     ("POST", re.compile(r"/api/daily/[^/]+/?"), "games"),
+    ("POST", re.compile(r"/api/games/[^/]+/rematch/?"), "games"),  # a rematch is a new game
     ("POST", re.compile(r"/api/games/[^/]+/actions/?"), "actions"),
+    ("GET", re.compile(r"/api/games/[^/]+/preview/?"), "previews"),
 )
 
 

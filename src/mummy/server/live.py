@@ -21,18 +21,23 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import logging
 import secrets
 import threading
 import time
+from collections import deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from mummy.bots.registry import bot_seed, make_agent
+from mummy.core.errors import RuleError
 from mummy.games import EVERYONE, KINDS, GameKind
+from mummy.render.narrate import LOG_TAIL, NARRATORS, Line, log_entry
 from mummy.server import clock
 from mummy.server.errors import ServiceError
 from mummy.server.models import ActionRow, GameRow, SeatRow
+from mummy.server.wire import encode
 
 #: Undos a seat may make in one Tomb round (the log entries since the last roll): a round
 #: has about ten actions, so no honest player comes near; place-and-undo in a loop grew
@@ -58,6 +63,7 @@ class Staged:
     result: dict[str, Any]
     answer: str
     done: Future[None]
+    entry: dict[str, Any] | None = None  # its line in the view's log (contracts §1)
 
 
 @dataclass
@@ -80,6 +86,12 @@ class LiveGame:
     cached_state: dict[str, Any] = field(default_factory=dict)
     cached_legal: dict[int, list[str]] = field(default_factory=dict)
     cached_actions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    # The log's last entries in words, as views carry them (contracts §1): each action is
+    # narrated once, when applied, so a view costs a copy of a short list.
+    tail: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_TAIL))
+    # Each seat's (and the spectators') view as JSON text, by (seat, revealable): what a
+    # broadcast and a resync send, encoded once per version (see view_text).
+    cached_texts: dict[tuple[int | None, bool], str] = field(default_factory=dict)
 
     @classmethod
     def rebuilt(cls, row: GameRow, seats: list[SeatRow], log: list[ActionRow]) -> LiveGame:
@@ -89,8 +101,12 @@ class LiveGame:
         config = json.loads(row.config)
         game = kind.new(row.seed, config, [x.name for x in seats])
         live = cls(row, kind, game, config, seats)
-        for entry in log:
-            kind.apply(game, entry.seat, entry.text)
+        narrated = len(log) - LOG_TAIL  # only the entries a view shows are put in words
+        for i, entry in enumerate(log):
+            if i >= narrated:
+                live.tail.append(live.apply(entry.seat, entry.text)[2])
+            else:
+                kind.apply(game, entry.seat, entry.text)
             live.affects.append(entry.affects)
             live.answers[entry.client_id] = (entry.seat, entry.result)
         live.agents = {x.seat: make_agent(row.kind, x.bot, bot_seed(row.seed, x.seat)) for x in seats if x.bot}
@@ -99,6 +115,37 @@ class LiveGame:
     @property
     def version(self) -> int:
         return len(self.affects)
+
+    def apply(self, seat: int, text: str) -> tuple[str, int, dict[str, Any]]:
+        """The engine applies the action (checked, it raises its refusal and nothing
+        changes); the canonical text, the seat it affects, and its log entry in words."""
+        narrator = NARRATORS[self.row.kind]
+        try:
+            before = narrator.before(self.game, seat, text)
+        except Exception:  # a sentence must never cost a move: the notation says it too
+            before = None
+        canonical, affects = self.kind.apply(self.game, seat, text)
+        try:
+            line = narrator.narrate(self.game, seat, canonical, before)
+        except Exception:
+            logging.getLogger("mummy.server").exception("narrating %r in game %s", canonical, self.row.id)
+            line = Line(canonical)
+        return canonical, affects, log_entry(self.version + 1, seat, self.seats[seat].name, canonical, line)
+
+    def preview(self, token: str | None, text: str) -> dict[str, Any]:
+        """What the action would do for the token's seat, on a copy (contracts §2): the
+        engine's refusal as for an action; nothing here changes."""
+        seat = self.seat_of(token)
+        if self.kind.is_over(self.game) or (self.row.daily is not None and self.row.daily < clock.today()):
+            raise ServiceError(409, "over", "the game is over", version=self.version)
+        try:
+            out = NARRATORS[self.row.kind].preview(self.game, seat, text)
+        except RuleError as exc:
+            raise ServiceError(422, "illegal", str(exc), rule=exc.rule, where=exc.where,
+                               version=self.version) from None
+        except ValueError as exc:  # any other unreadable text, as an action's
+            raise ServiceError(422, "illegal", f"notation: {exc}", rule="notation", version=self.version) from None
+        return {"version": self.version, **out}
 
     @property
     def finished(self) -> bool:
@@ -111,6 +158,7 @@ class LiveGame:
             self.cached_state = self.kind.view(self.game)
             self.cached_legal = {}
             self.cached_actions = {}
+            self.cached_texts = {}
             self.cached_version = self.version
 
     def state(self) -> dict[str, Any]:
@@ -197,6 +245,8 @@ class LiveGame:
         """The action is in the log: the game in memory counts it."""
         self.affects.append(staged.affects)
         self.answers[staged.client_id] = (staged.result["seat"], staged.answer)
+        if staged.entry is not None:
+            self.tail.append(staged.entry)
         self.row.version, self.row.over = staged.result["version"], staged.result["over"]
         return staged.result
 
@@ -242,6 +292,7 @@ class LiveGame:
             "over": over,
             "you": seat,
             "state": self.state(),
+            "log": list(self.tail),
         }
         if seat is not None and not over:
             out["legal"] = self.legal(seat)
@@ -254,6 +305,20 @@ class LiveGame:
         if self.row.daily:
             out["daily"] = self.row.daily
         return out
+
+    def view_text(self, token: str | None) -> str:
+        """:meth:`view_for` as JSON text, encoded once per version and seat: a game's
+        spectators share one, and a resync at a version already sent costs a lookup. (A
+        spectator of a daily challenge still running is refused each time: nothing of
+        that is kept.) Keyed by whether the seed is revealed too, which changes with the
+        day and not with the version."""
+        seat = self.seat_of(token) if token else None
+        self._fresh()
+        key = (seat, self.revealable)
+        text = self.cached_texts.get(key)
+        if text is None:
+            text = self.cached_texts[key] = encode(self.view_for(token))
+        return text
 
     def record(self) -> dict[str, Any]:
         """The finished game's record with its seed revealed (for ``mummy verify``)."""

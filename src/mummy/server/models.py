@@ -26,6 +26,10 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)  # entries in the action log
     over: Mapped[bool] = mapped_column(default=False)
     daily: Mapped[str | None] = mapped_column(String(10), nullable=True, index=True)
+    # A daily game's player, as a keyed hash of their address and name (migration 0005):
+    # the daily board takes one game per player and day (see ``DailyEntryRow``). Deferred
+    # like the boards' columns: only the statement that writes the entry reads it.
+    entrant: Mapped[str | None] = mapped_column(String(64), nullable=True, deferred=True)
     created: Mapped[datetime] = mapped_column(DateTime)
     result: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON, once over
     # The leaderboards' columns, filled when a game ends (migration 0004), so that a board
@@ -44,7 +48,29 @@ class GameRow(Base):
         # then who got there first), so that ORDER BY ... LIMIT reads only the rows shown.
         Index("ix_games_board", "kind", "ranked", "place", "ranking", "finished"),
         Index("ix_games_board_all", "kind", "ranked", "ranking", "finished"),
-        Index("ix_games_board_daily", "daily", "kind", "ranked", "ranking", "finished"),
+    )
+
+
+class DailyEntryRow(Base):
+    """A player's entry on a day's daily board: the first daily game they finished that
+    day (migration 0005). The key is the rule, one entry per player, day and game; the
+    game that ends first takes it (``INSERT ... ON CONFLICT DO NOTHING`` in the same
+    transaction as its last move), so restarting to learn the dice earns nothing. Daily
+    games stay off the all-time boards (their ``games.ranked`` is false)."""
+
+    __tablename__ = "daily_entries"
+
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    entrant: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    ranked: Mapped[bool] = mapped_column(default=False)  # whether it belongs on the board (R4.3: a filled site)
+    ranking: Mapped[int | None] = mapped_column(Integer)  # as games.ranking: lower first
+    finished: Mapped[datetime | None] = mapped_column(DateTime)
+
+    __table_args__ = (
+        # The daily board: the equalities, then its order, so ORDER BY ... LIMIT reads the rows shown.
+        Index("ix_daily_entries_board", "day", "kind", "ranked", "ranking", "finished"),
     )
 
 

@@ -86,6 +86,11 @@ class Play:
         views = self.service.views_now(game_id, [token])
         return views[0] if views is not None else await self.workers.run(self.service.view, game_id, token)
 
+    async def view_text(self, game_id: str, token: str | None) -> tuple[int, str]:
+        """:meth:`view` as (version, JSON text), encoded once per version: on the loop when it can be."""
+        texts = self.service.view_texts_now(game_id, [token])
+        return texts[0] if texts is not None else (await self.workers.run(self.service.view_texts, game_id, [token]))[0]
+
     async def log_since(self, game_id: str, version: int, token: str | None) -> dict[str, Any]:
         """A page of the log after ``version`` (``GameService.log_since``), in a worker thread."""
         return await self.workers.run(self.service.log_since, game_id, version, token)

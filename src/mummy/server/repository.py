@@ -16,12 +16,32 @@ import threading
 from datetime import datetime
 from typing import Any, Final, cast
 
-from sqlalchemy import ClauseElement, Connection, Dialect, Engine, Row, bindparam, insert, select, true, update
+from sqlalchemy import (
+    Boolean,
+    ClauseElement,
+    Connection,
+    DateTime,
+    Dialect,
+    Engine,
+    Integer,
+    Row,
+    String,
+    and_,
+    bindparam,
+    func,
+    insert,
+    literal_column,
+    or_,
+    select,
+    true,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.compiler import SQLCompiler
 
-from mummy.server.models import ActionRow, GameRow, SeatRow, SecretRow
+from mummy.server.models import ActionRow, DailyEntryRow, GameRow, SeatRow, SecretRow
 from mummy.server.writer import Write, WriteLock
 
 _INSERT_ACTION: Final = insert(ActionRow)
@@ -33,6 +53,25 @@ _STAMP_OVER: Final = _STAMP.values(result=bindparam("b_result"), ranked=bindpara
                                    turns=bindparam("b_turns"), ranking=bindparam("b_ranking"),
                                    finished=bindparam("b_finished"))
 _ACTION_COLUMNS: Final = [c.name for c in ActionRow.__table__.columns]
+#: The entrant of a daily game stored before games had one (migration 0005): the game itself.
+LEGACY_ENTRANT: Final = "game:"
+
+
+def _insert_entry(dialect: Dialect) -> ClauseElement:
+    """A daily game's ending also writes its player's entry on the day's board, unless they
+    have one: the table's key (day, kind, entrant) keeps the first game finished, in the
+    same transaction. ``INSERT ... SELECT`` from the game's row (its day, kind and entrant,
+    which the game in memory does not load) ``... ON CONFLICT DO NOTHING``, in each
+    dialect's own construct (the same SQL on SQLite and PostgreSQL)."""
+    construct = postgresql.insert if dialect.name == "postgresql" else sqlite.insert
+    # The parameters are typed: their values are converted as the columns' are, and
+    # PostgreSQL's driver is told their types (a bare parameter in a SELECT has none).
+    legacy = literal_column(f"'{LEGACY_ENTRANT}'", String) + GameRow.id
+    source = select(GameRow.daily, GameRow.kind, func.coalesce(GameRow.entrant, legacy), GameRow.id,
+                    bindparam("d_ranked", type_=Boolean), bindparam("d_ranking", type_=Integer),
+                    bindparam("d_finished", type_=DateTime)).where(GameRow.id == bindparam("d_game_id"))
+    return construct(DailyEntryRow).from_select(
+        ["day", "kind", "entrant", "game_id", "ranked", "ranking", "finished"], source).on_conflict_do_nothing()
 
 #: A game as stored: its row, its seats in order, and its log in order.
 Stored = tuple[GameRow, list[SeatRow], list[ActionRow]]
@@ -79,7 +118,7 @@ class Repository:
         # of up to 100 ms): writers of this process queue here instead, which is fast.
         self.writes: WriteLock = (threading.Lock() if engine.dialect.name == "sqlite"
                                   else contextlib.nullcontext())
-        self._statements: tuple[_Compiled, _Compiled, _Compiled] | None = None
+        self._statements: tuple[_Compiled, _Compiled, _Compiled, _Compiled] | None = None
 
     # -- the hot path: an action's row and its game's stamp ---------------------------------
     def write_actions(self, conn: Connection, batch: list[Write]) -> None:
@@ -88,8 +127,9 @@ class Repository:
         if self._statements is None:
             dialect = self.engine.dialect
             self._statements = (_Compiled(_INSERT_ACTION, dialect, _ACTION_COLUMNS),
-                                _Compiled(_STAMP, dialect), _Compiled(_STAMP_OVER, dialect))
-        insert_action, stamp, stamp_over = self._statements
+                                _Compiled(_STAMP, dialect), _Compiled(_STAMP_OVER, dialect),
+                                _Compiled(_insert_entry(dialect), dialect))
+        insert_action, stamp, stamp_over, insert_entry = self._statements
         cursor = conn.connection.cursor()
         try:
             insert_action.run(cursor, [w.row for w in batch])
@@ -99,6 +139,9 @@ class Repository:
             finals = [w.stamp for w in batch if "b_result" in w.stamp]
             if finals:
                 stamp_over.run(cursor, finals)
+                entries = [f for f in finals if "d_game_id" in f]  # daily games (Boards.daily_stamp)
+                if entries:
+                    insert_entry.run(cursor, entries)
         finally:
             cursor.close()
 
@@ -121,13 +164,26 @@ class Repository:
             s.expunge_all()
         return row, seats, log
 
-    def games_of(self, token_hashes: list[str]) -> list[dict[str, Any]]:
-        """The games in which these token hashes hold seats, newest first."""
+    def games_of(self, token_hashes: list[str], since: datetime, today: str) -> list[dict[str, Any]]:
+        """The games in which these token hashes hold seats, newest first; of the games with
+        no move, only those created ``since`` and not a past day's challenge."""
+        fresh = and_(GameRow.created >= since, or_(GameRow.daily.is_(None), GameRow.daily >= today))
         with Session(self.engine) as s:
             rows = s.execute(select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
-                             .where(SeatRow.token_hash.in_(token_hashes)).order_by(GameRow.created.desc())).all()
+                             .where(SeatRow.token_hash.in_(token_hashes), or_(GameRow.version > 0, fresh))
+                             .order_by(GameRow.created.desc())).all()
             return [{"id": g.id, "game": g.kind, "seat": seat.seat, "name": seat.name, "version": g.version,
-                     "over": g.over} for seat, g in rows]
+                     "over": g.over, "daily": g.daily} for seat, g in rows]
+
+    def daily_seat(self, kind: str, day: str, token_hashes: list[str]) -> tuple[GameRow, SeatRow] | None:
+        """The day's daily game of this kind in which one of these token hashes holds a seat
+        (the first created), and that seat; or None."""
+        with Session(self.engine) as s:
+            found = s.execute(select(GameRow, SeatRow).join(SeatRow, SeatRow.game_id == GameRow.id)
+                              .where(SeatRow.token_hash.in_(token_hashes), GameRow.daily == day,
+                                     GameRow.kind == kind).order_by(GameRow.created).limit(1)).first()
+            s.expunge_all()
+        return None if found is None else (found[0], found[1])
 
     # -- the log ----------------------------------------------------------------------------
     def entries(self, game_id: str, after: int, upto: int) -> list[Entry]:
@@ -148,14 +204,20 @@ class Repository:
     def board(self, kind: str, where: str | None, daily: str | None,
               limit: int) -> tuple[list[BoardGame], dict[str, str]]:
         """A board's finished games, best first (one query on an index, with a limit), and
-        the names of their players (seat 0)."""
-        query = select(GameRow.id, GameRow.daily, GameRow.place, GameRow.score, GameRow.turns,
-                       GameRow.finished).where(GameRow.kind == kind, GameRow.ranked == true())
+        the names of their players (seat 0). A day's board reads the day's entries (one a
+        player, ``DailyEntryRow``) in order, and each shown entry's game by its key."""
+        columns = (GameRow.id, GameRow.daily, GameRow.place, GameRow.score, GameRow.turns, GameRow.finished)
         if daily is not None:
-            query = query.where(GameRow.daily == daily)
-        if where is not None:
-            query = query.where(GameRow.place == where)
-        query = query.order_by(GameRow.ranking, GameRow.finished).limit(limit)
+            entry = DailyEntryRow
+            query = (select(*columns).select_from(entry).join(GameRow, GameRow.id == entry.game_id)
+                     .where(entry.day == daily, entry.kind == kind, entry.ranked == true())
+                     .order_by(entry.ranking, entry.finished))
+        else:
+            query = select(*columns).where(GameRow.kind == kind, GameRow.ranked == true())
+            if where is not None:
+                query = query.where(GameRow.place == where)
+            query = query.order_by(GameRow.ranking, GameRow.finished)
+        query = query.limit(limit)
         with Session(self.engine) as s:
             games = list(s.execute(query).all())
             names = dict(s.execute(select(SeatRow.game_id, SeatRow.name).where(

@@ -37,6 +37,13 @@ class SeatIn(BaseModel):
     bot: Text | None = Field(default=None, max_length=16, description="random, greedy or strong; empty for a person")
 
 
+class DailyIn(BaseModel):
+    model_config = STRICT
+    name: Text | None = Field(default=None, max_length=40)
+    tokens: list[Annotated[Text, Field(max_length=64)]] = Field(
+        default=[], max_length=100, description="this browser's seat tokens: today's game held by one is resumed")
+
+
 class CreateGame(BaseModel):
     model_config = STRICT
     game: GameName

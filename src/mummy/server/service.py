@@ -51,6 +51,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
+from datetime import timedelta
 from typing import Any, Final
 
 from sqlalchemy import Engine
@@ -77,6 +78,8 @@ MAX_NAME = 40
 #: again from the last one it got while ``more`` says there are more.
 LOG_PAGE = 200
 BOT_ID: Final = "bot:"  # the prefix of the client ids of bots' actions
+#: How long "my games" lists a game in which nobody has moved (invitations wait that long).
+NO_MOVE_LISTED: Final = timedelta(days=7)
 
 
 class GameService:
@@ -159,8 +162,9 @@ class GameService:
 
     # -- creating ---------------------------------------------------------------------------
     def create(self, kind: str, seats: list[dict[str, Any]], config: dict[str, Any] | None = None,
-               seed: int | None = None, daily: str | None = None) -> dict[str, Any]:
-        """A new game. Returns its id, the public commitment and each person's seat token."""
+               seed: int | None = None, daily: str | None = None, entrant: str | None = None) -> dict[str, Any]:
+        """A new game. Returns its id, the public commitment and each person's seat token
+        (``daily`` and ``entrant``: a day's challenge and its player, :meth:`create_daily`)."""
         game_kind = known_kind(kind)
         names, bots = self._seating(kind, seats)
         try:
@@ -175,7 +179,8 @@ class GameService:
         tokens: dict[int, str] = {i: secrets.token_urlsafe(24) for i, b in enumerate(bots) if b is None}
         public = commitment(kind, seed, nonce)
         row = GameRow(id=game_id, kind=kind, config=json.dumps(cfg), seed=seed, nonce=nonce,
-                      commitment=public, version=0, over=False, daily=daily, created=clock.now())
+                      commitment=public, version=0, over=False, daily=daily, entrant=entrant,
+                      created=clock.now())
         self.repo.add_game(row, [SeatRow(game_id=game_id, seat=i, name=names[i], bot=bots[i],
                                          token_hash=hash_token(tokens[i]) if i in tokens else None)
                                  for i in range(len(seats))])
@@ -204,11 +209,43 @@ class GameService:
             bots.append(bot)
         return names, bots
 
-    def create_daily(self, kind: str, name: str | None = None) -> dict[str, Any]:
-        """A solo game on today's challenge seed (the same dice for everybody)."""
-        daily = known_kind(kind).daily
+    def create_daily(self, kind: str, name: str | None = None, address: str | None = None,
+                     tokens: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+        """A solo game on today's challenge seed (the same dice for everybody), or today's
+        game already held by one of ``tokens`` (this browser's seats), resumed: its answer
+        says ``"resumed": true`` and gives back the seat's own token. Without such a token
+        (another browser, a cleared storage) a new game starts, but the day's board takes
+        one game per player (``address`` and name, :meth:`Boards.entrant`): the first
+        they finish."""
         day = clock.today()
-        return self.create(kind, [{"name": name}], daily, seed=self.daily_seed(kind, day), daily=day)
+        hashes = {hash_token(t): t for t in tokens[:100]}
+        held = self.repo.daily_seat(kind, day, list(hashes)) if hashes else None
+        if held is not None:
+            row, seat = held
+            assert seat.token_hash is not None  # it matched one
+            return {"id": row.id, "commitment": row.commitment, "resumed": True,
+                    "seats": [{"seat": seat.seat, "name": seat.name, "bot": None, "token": hashes[seat.token_hash]}]}
+        entrant = self._boards.entrant(kind, day, str(name or "player 1")[:MAX_NAME], address)
+        return self.create(kind, [{"name": name}], known_kind(kind).daily, seed=self.daily_seed(kind, day),
+                           daily=day, entrant=entrant)
+
+    def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """A new game like this finished one (contracts §3): the same game, set-up and seats
+        (names, bots), on a new secret seed; like :meth:`create`, every person's seat token
+        goes to the caller, a seat of the old game, who hands them on. A chosen seed is not
+        carried over (only the set-up's own keys are), so a rematch can set a record. A
+        daily challenge has none: its day's dice are one game for everybody."""
+        with self._current(game_id) as live:
+            live.seat_of(token)  # 401/403: only a player of the game starts its rematch
+            if live.row.daily is not None:
+                raise ServiceError(409, "daily", f"a daily challenge has no rematch: {live.row.daily}'s "
+                                   "dice are one game a day for everybody; start a new game instead")
+            if not live.kind.is_over(live.game):
+                raise ServiceError(409, "not_over", "a rematch starts once the game is over")
+            kind = live.row.kind
+            config = {k: v for k, v in live.config.items() if k in live.kind.config_keys}
+            seats = [{"name": x.name, "bot": x.bot} for x in live.seats]
+        return self.create(kind, seats, config)  # outside the old game's lock: a load takes locks
 
     # -- loading ----------------------------------------------------------------------------
     def _load(self, game_id: str) -> LiveGame:
@@ -371,7 +408,7 @@ class GameService:
         if text == "undo":
             live.check_undo(seat)
         try:
-            canonical, affects = live.kind.apply(live.game, seat, text)
+            canonical, affects, entry = live.apply(seat, text)
         except RuleError as exc:  # refused by the engine: nothing changed
             raise ServiceError(422, "illegal", str(exc), rule=exc.rule, where=exc.where,
                                version=live.version) from None
@@ -389,6 +426,8 @@ class GameService:
             final = live.kind.result(live.game)
             stamp["b_result"] = json.dumps(final)
             stamp.update(live.standing(final), b_finished=row["created"])
+            if live.row.daily is not None:  # on the day's board only, once a player
+                stamp.update(self._boards.daily_stamp(live.row, stamp))
         write = Write(row, stamp)
         if not self.inline:
             self._writer.submit(write)
@@ -396,7 +435,7 @@ class GameService:
             self._writer.write_soon(write)
         else:
             self._writer.write_now(write)
-        return Staged(client_id, affects, result, answer, write.done)
+        return Staged(client_id, affects, result, answer, write.done, entry)
 
     def _unwritten(self, live: LiveGame, exc: Exception) -> ServiceError:
         """The write failed: the game in memory ran ahead of the log, so it is dropped and
@@ -470,15 +509,41 @@ class GameService:
         finally:
             live.lock.release()
 
+    def view_texts(self, game_id: str, tokens: list[str | None]) -> list[tuple[int, str]]:
+        """:meth:`views` as (version, JSON text) pairs, each encoded once per version
+        (``LiveGame.view_text``): what a broadcast or a resync sends."""
+        with self._current(game_id) as live:
+            return [(live.version, live.view_text(token)) for token in tokens]
+
+    def view_texts_now(self, game_id: str, tokens: list[str | None]) -> list[tuple[int, str]] | None:
+        """:meth:`view_texts` without waiting, for the event loop (``None``: see :meth:`views_now`)."""
+        live = self._take_now(game_id)
+        if live is None:
+            return None
+        try:
+            return [(live.version, live.view_text(token)) for token in tokens]
+        finally:
+            live.lock.release()
+
+    def preview(self, game_id: str, token: str | None, text: str) -> dict[str, Any]:
+        """What an action would do for the token's seat, worked out on a copy of the game
+        (contracts §2, ``LiveGame.preview``): nothing changes, nothing is written."""
+        if not isinstance(text, str) or not 1 <= len(text) <= 64:
+            raise ServiceError(422, "bad_request", "action is a string of 1 to 64 characters")
+        with self._current(game_id) as live:
+            return live.preview(token, text)
+
     def record(self, game_id: str) -> dict[str, Any]:
         """The finished game's record with its seed revealed (for ``mummy verify``)."""
         with self._current(game_id) as live:
             return live.record()
 
     def games_of(self, tokens: list[str]) -> list[dict[str, Any]]:
-        """The games in which these tokens hold seats ("my games"), newest first."""
+        """The games in which these tokens hold seats ("my games"), newest first. A game
+        nobody moved in is listed for ``NO_MOVE_LISTED`` (a daily one for its day only,
+        after which it cannot be played): abandoned at once, such games piled up for good."""
         hashes = [hash_token(t) for t in tokens[:100]]
-        return self.repo.games_of(hashes) if hashes else []
+        return self.repo.games_of(hashes, clock.now() - NO_MOVE_LISTED, clock.today()) if hashes else []
 
     def log_since(self, game_id: str, version: int, token: str | None = None,
                   limit: int = LOG_PAGE) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from mummy.server.deps import HubDep, PlayDep
 from mummy.server.errors import ServiceError
 from mummy.server.hub import CLOSE_INTERNAL, CLOSE_POLICY, CLOSE_TRY_LATER, Connection, Hub
 from mummy.server.play import Play
+from mummy.server.wire import view_message
 
 log = logging.getLogger("mummy.server")
 
@@ -65,7 +66,7 @@ async def _joined(conn: Connection, hub: Hub, play: Play, game_id: str, token: s
     whether it has. A token that holds no seat, a daily challenge not over for a
     spectator, or no room left closes it, with the reason."""
     try:
-        view = await play.view(game_id, token)
+        version, text = await play.view_text(game_id, token)
     except ServiceError as exc:
         conn.send({"type": "error", "error": exc.payload()})
         conn.close(CLOSE_POLICY)
@@ -74,7 +75,7 @@ async def _joined(conn: Connection, hub: Hub, play: Play, game_id: str, token: s
     if refusal is not None:
         conn.close(CLOSE_TRY_LATER, refusal)
         return False
-    conn.send({"type": "state", "version": view["version"], "state": view})
+    conn.send_text(view_message("state", version, text))
     return True
 
 
@@ -118,9 +119,9 @@ async def _sync(conn: Connection, play: Play, game_id: str, token: str | None, d
     if conn.backlogged:
         return
     since = data.get("version")
-    view = await play.view(game_id, token)
-    reply: dict[str, Any] = {"type": "state", "version": view["version"], "state": view}
-    if isinstance(since, int) and not isinstance(since, bool) and 0 <= since <= view["version"]:
+    version, text = await play.view_text(game_id, token)
+    extra: dict[str, Any] = {}
+    if isinstance(since, int) and not isinstance(since, bool) and 0 <= since <= version:
         with contextlib.suppress(ServiceError):
-            reply.update(await play.log_since(game_id, since, token))
-    conn.send(reply)
+            extra = await play.log_since(game_id, since, token)
+    conn.send_text(view_message("state", version, text, extra))

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request, Response
 
 from mummy.server import clock
 from mummy.server.deps import ServiceDep
-from mummy.server.schemas import GameName, SeatIn
+from mummy.server.schemas import DailyIn, GameName
 
 router = APIRouter()
 
 
 @router.post("/api/daily/{game}", status_code=201)
-def daily(game: GameName, body: SeatIn, svc: ServiceDep) -> dict[str, Any]:
-    created = svc.create_daily(game, body.name)
+def daily(game: GameName, body: DailyIn, svc: ServiceDep, request: Request, response: Response) -> dict[str, Any]:
+    """Today's challenge: a new game (201), or today's game of one of the body's tokens (200,
+    ``"resumed": true``), so that a second click, or a second tab, goes back to it."""
+    address = request.client.host if request.client else None
+    created = svc.create_daily(game, body.name, address, body.tokens)
+    if created.get("resumed"):
+        response.status_code = 200
     token = created["seats"][0]["token"]
     created["seats"][0]["invite"] = f"/play/{created['id']}#token={token}"
     return created

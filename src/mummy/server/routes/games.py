@@ -48,6 +48,24 @@ async def act(game_id: str, body: ActIn, play: PlayDep, token: TokenDep) -> dict
     return {"result": result, "state": await play.view(game_id, token)}
 
 
+@router.post("/api/games/{game_id}/rematch", status_code=201)
+def rematch(game_id: str, svc: ServiceDep, token: TokenDep) -> dict[str, Any]:
+    """The same game again on a new seed, answered like ``POST /api/games`` (contracts §3)."""
+    created = svc.rematch(game_id, token)
+    for seat in created["seats"]:
+        if seat["token"]:
+            seat["invite"] = f"/play/{created['id']}#token={seat['token']}"
+    return created
+
+
+@router.get("/api/games/{game_id}/preview")
+def preview(game_id: str, svc: ServiceDep, token: TokenDep,
+            action: Annotated[str, Query(min_length=1, max_length=64)]) -> dict[str, Any]:
+    """What an action would do for the token's seat, before it is made (contracts §2):
+    its sentence, warnings and uses after; refused like an action (422 with the rule)."""
+    return svc.preview(game_id, token, action)
+
+
 @router.get("/api/games/{game_id}/record")
 def record(game_id: str, svc: ServiceDep) -> dict[str, Any]:
     return svc.record(game_id)

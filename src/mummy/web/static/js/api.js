@@ -45,9 +45,11 @@ export const seats = {
 };
 
 // -- content (maps, shapes, sites): fetched once a page ------------------------------------
+// At the versioned address the page's import map gives it (see asset() in dom.js): the
+// browser keeps it until the content changes, so a second visit does not download it.
 const contentCache = {};
 export function content(game) {
-  if (!contentCache[game]) contentCache[game] = api(`/api/content/${game}`);
+  if (!contentCache[game]) contentCache[game] = api(import.meta.resolve(`/api/content/${game}`));
   return contentCache[game];
 }
 
@@ -207,4 +209,13 @@ export function errorText(error) {
   if (error instanceof ApiError) return describeError(error.error);
   if (error instanceof TypeError) return "The server cannot be reached; check your connection and try again.";
   return (error && error.message) || String(error);
+}
+
+// -- preview of an action (contracts §2) -------------------------------------------------------
+// What `actionText` would do for the seat holding `token`, before it is made: {version,
+// action, sentence, warnings: [{code, rule, message}], uses_after, by_value?}. Nothing
+// changes on the server; an illegal action throws an ApiError with the engine's rule (422).
+export async function preview(gameId, token, actionText) {
+  const query = new URLSearchParams({ action: actionText });
+  return api(`/api/games/${encodeURIComponent(gameId)}/preview?${query}`, { token });
 }

@@ -11,9 +11,19 @@ export function gameIdFromPath() {
   return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 }
 
+// The address to fetch one of our files at, e.g. asset("/static/css/tomb.css"): the
+// versioned address the page's import map gives it ("...?v=<hash of the file>"), which
+// the browser keeps for good (the server answers it as immutable), or the address itself
+// on a page without one (the server then answers with an ETag, revalidated each time).
+export function asset(path) {
+  return import.meta.resolve(path);
+}
+
 // A game's stylesheet, added to the page once (the drawing modules serve several pages).
-export function loadStylesheet(href) {
-  if (!document.querySelector(`link[href="${href}"]`)) document.head.append(h("link", { rel: "stylesheet", href }));
+export function loadStylesheet(path) {
+  const href = asset(path);
+  const sheets = document.querySelectorAll("link[rel=stylesheet]");
+  if (![...sheets].some((link) => link.href === href)) document.head.append(h("link", { rel: "stylesheet", href }));
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";

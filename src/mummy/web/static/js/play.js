@@ -2,8 +2,12 @@
 // the same for every game: it connects, keeps the status line, keeps the seat's token in
 // this browser, shows a game that cannot be shown as an error page, and then hands the
 // page to the game's own module (games.js), the only game code this page downloads.
+// Around the game the shell keeps what every game shares: the turn alert in the tab's
+// title and the sounds (alerts.js), the daily challenge's label, and the results screen
+// once the game is over (results.js, loaded only then).
+import { followAlerts, soundToggle, Sounds } from "./alerts.js";
 import { LiveGame, content, errorText, seats } from "./api.js";
-import { $, gameIdFromPath, h } from "./dom.js";
+import { $, gameIdFromPath, h, loadStylesheet } from "./dom.js";
 import { loadModule, titleOf } from "./games.js";
 
 const STATUS = { open: "connected", connecting: "connecting…", closed: "reconnecting…", disconnected: "disconnected" };
@@ -21,6 +25,25 @@ function showError(app, error) {
     h("p", {}, h("a", { href: "/" }, "Back to the start page"))));
 }
 
+// The results screen when the game is over: at once for a game opened finished, after a
+// moment for a game that ends here (the last move is seen landing first).
+function followEnd(live) {
+  let shown = false;
+  const check = (view, wait) => {
+    if (!view.over || shown) return;
+    shown = true;
+    setTimeout(() => import("./results.js").then((r) => r.showResults(live.view, live)), wait);
+  };
+  check(live.view, 0);
+  live.addEventListener("view", (e) => check(e.detail, 900));
+}
+
+// The header's additions: the sound toggle, and a daily challenge's day.
+function headerFor(view, toggle) {
+  $("status").before(toggle);
+  if (view.daily) $("title").after(h("span", { class: "daily-badge", id: "daily" }, `Daily challenge ${view.daily}`));
+}
+
 async function main() {
   const app = $("app");
   const statusLine = $("status");
@@ -28,6 +51,9 @@ async function main() {
   const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
   const token = fromHash || seats.tokenFor(gameId);
   const live = new LiveGame(gameId, token);
+  loadStylesheet("/static/css/results.css"); // the header's toggle, and the results screen
+  const sounds = new Sounds();
+  const toggle = soundToggle(sounds);
   window.mummyLive = live; // for tests and the curious: the live game of this page
   live.addEventListener("status", (e) => {
     statusLine.textContent = STATUS[e.detail] || e.detail;
@@ -46,9 +72,12 @@ async function main() {
     // The token is the seat's secret: keep it in this browser, not in the address bar.
     if (fromHash) history.replaceState(null, "", location.pathname);
     $("title").textContent = `${titleOf(view.game)}${view.you === null ? " — watching" : ""}`;
+    headerFor(view, toggle);
+    followAlerts(live, titleOf(view.game), sounds, toggle);
     const [gameContent, module] = await Promise.all(loadGame(view.game));
     app.replaceChildren();
     module.mount(app, live, gameContent);
+    followEnd(live);
   } catch (error) {
     live.close(); // no retrying behind the error page
     showError(app, error);

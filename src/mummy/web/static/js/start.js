@@ -255,10 +255,87 @@ function join(event) {
 }
 
 // -- my games --------------------------------------------------------------------------------
+// The seats held in this browser, as api.js stores them; forgetting one is this page's alone.
+const SEATS_KEY = "mummy.seats";
+function heldSeats() {
+  return seats.all().filter((s) => s && typeof s.token === "string" && s.token.length >= 1 && s.token.length <= 64);
+}
+function forgetSeat(token) {
+  try {
+    localStorage.setItem(SEATS_KEY, JSON.stringify(seats.all().filter((s) => s && s.token !== token)));
+  } catch { /* private mode: nothing was kept */ }
+}
+
+// Today's daily game of each kind held in this browser (from My games), and the server's day.
+const today = { day: new Date().toISOString().slice(0, 10), games: {} };
+
+// The daily buttons say what a click does: start today's game, or go back to it.
+function labelDaily() {
+  for (const game of ["tomb", "treasure"]) {
+    const mine = today.games[game];
+    const name = game === "tomb" ? "Tomb" : "Treasure";
+    const button = $(`daily-${game}-play`);
+    button.textContent = !mine ? `Play today's ${name} challenge`
+      : mine.over ? `See your ${name} result for today` : `Resume today's ${name} challenge`;
+    button.dataset.resumes = mine ? mine.id : "";
+  }
+}
+
+function gameItem(g, held) {
+  const mine = held.filter((s) => s.id === g.id);
+  const entry = mine.find((s) => s.seat === g.seat) || (mine.length === 1 ? mine[0] : null);
+  const resume = `/play/${encodeURIComponent(g.id)}${entry ? `#token=${entry.token}` : ""}`;
+  // A past day's challenge left unfinished takes no more moves (the server says 409 over).
+  const ended = !g.over && g.daily && g.daily < today.day;
+  const links = g.over
+    ? [h("a", { class: "button replay-link", href: `/replay/${encodeURIComponent(g.id)}` }, "Replay"),
+      h("a", { class: "button", href: resume }, "Final sheet")]
+    : [h("a", { class: ended ? "button" : "button primary resume-link", href: resume }, ended ? "Sheet" : "Resume")];
+  const what = `${g.daily ? "daily " : ""}${titleOf(g.game)} game of ${g.name}`;
+  if (entry) links.push(removeButton(g, entry, what));
+  return h("li", { class: "game-item", "data-game-id": g.id, "data-seat": String(g.seat), "data-over": g.over ? "yes" : "no",
+    "data-daily": g.daily || "" },
+  h("div", { class: "game-what" },
+    g.daily ? h("span", { class: "badge daily" }, `☀ Daily challenge ${g.daily}`) : null,
+    h("strong", {}, titleOf(g.game)), " · ", h("span", { class: "seat-name-text" }, g.name),
+    h("span", { class: "muted" }, ` (seat ${g.seat + 1})`)),
+  h("div", { class: "game-meta row" },
+    h("span", { class: g.over ? "badge done" : ended ? "badge" : "badge turn" },
+      g.over ? "✔ over" : ended ? "■ its day is over" : "▶ in progress"),
+    h("span", { class: "muted" }, g.version ? `move ${g.version}` : "no move yet"),
+    h("span", { class: "muted game-id" }, g.id)),
+  h("div", { class: "row game-links" }, links));
+}
+
+// Remove: this browser forgets its seat (the game stays on the server, and on the boards).
+// A game with moves asks once more, as its seat cannot be found again without its link.
+function removeButton(g, entry, what) {
+  const button = h("button", { type: "button", class: "game-remove", "aria-label": `Remove the ${what} from My games` }, "Remove");
+  button.addEventListener("click", () => {
+    if (g.version && !g.over && button.dataset.confirm !== "yes") {
+      button.dataset.confirm = "yes";
+      button.textContent = "Click again to remove";
+      button.title = "This browser forgets your seat: without its link you cannot come back to this game.";
+      button.setAttribute("aria-label", `Click again to remove the ${what}: this browser forgets its seat`);
+      return;
+    }
+    forgetSeat(entry.token);
+    const item = button.closest("li.game-item");
+    const next = item.nextElementSibling || item.previousElementSibling;
+    item.remove();
+    if (g.daily === today.day) { delete today.games[g.game]; labelDaily(); }
+    const target = next ? next.querySelector("a, button") : $("my-games-title");
+    if (!next) target.tabIndex = -1; // a heading takes the focus only so
+    target.focus();
+    if (!$("my-games-list").querySelector("li.game-item")) loadMyGames();
+  });
+  return button;
+}
+
 async function loadMyGames() {
   const box = $("my-games-list");
   const section = $("my-games");
-  const held = seats.all().filter((s) => s && typeof s.token === "string" && s.token.length >= 1 && s.token.length <= 64);
+  const held = heldSeats();
   section.setAttribute("aria-busy", "true");
   try {
     if (!held.length) {
@@ -267,28 +344,14 @@ async function loadMyGames() {
     }
     const { games } = await api("/api/my-games", { method: "POST", body: { tokens: held.slice(0, 100).map((s) => s.token) } });
     say($("my-games-message"), "");
+    today.games = {};
+    for (const g of games) if (g.daily === today.day && !today.games[g.game]) today.games[g.game] = g;
+    labelDaily();
     if (!games.length) {
       box.replaceChildren(h("p", { class: "muted empty" }, "None of the games held in this browser is known to this server."));
       return;
     }
-    box.replaceChildren(h("ul", { class: "game-list" }, games.map((g) => {
-      const mine = held.filter((s) => s.id === g.id);
-      const entry = mine.find((s) => s.seat === g.seat) || (mine.length === 1 ? mine[0] : null);
-      const resume = `/play/${encodeURIComponent(g.id)}${entry ? `#token=${entry.token}` : ""}`;
-      const links = g.over
-        ? [h("a", { class: "button replay-link", href: `/replay/${encodeURIComponent(g.id)}` }, "Replay"),
-          h("a", { class: "button", href: resume }, "Final sheet")]
-        : [h("a", { class: "button primary resume-link", href: resume }, "Resume")];
-      return h("li", { class: "game-item", "data-game-id": g.id, "data-seat": String(g.seat), "data-over": g.over ? "yes" : "no" },
-        h("div", { class: "game-what" },
-          h("strong", {}, titleOf(g.game)), " · ", h("span", { class: "seat-name-text" }, g.name),
-          h("span", { class: "muted" }, ` (seat ${g.seat + 1})`)),
-        h("div", { class: "game-meta row" },
-          h("span", { class: g.over ? "badge done" : "badge turn" }, g.over ? "✔ over" : "▶ in progress"),
-          h("span", { class: "muted" }, `move ${g.version}`),
-          h("span", { class: "muted game-id" }, g.id)),
-        h("div", { class: "row game-links" }, links));
-    })));
+    box.replaceChildren(h("ul", { class: "game-list" }, games.map((g) => gameItem(g, held))));
   } catch (error) {
     say($("my-games-message"), errorText(error));
     if (box.querySelector(".loading")) box.replaceChildren();
@@ -324,6 +387,7 @@ async function loadDaily(game) {
     const data = await api(`/api/daily/${game}`);
     box.replaceChildren(boardTable(data.leaderboard, { caption: `Today, ${data.day}`, ...VALUES[game] }));
     box.dataset.day = data.day;
+    today.day = data.day; // the server's day (UTC), which names its challenge
   } catch (error) {
     box.replaceChildren(h("p", { class: "message error" }, errorText(error)));
   }
@@ -334,11 +398,15 @@ async function startDaily(game) {
   const name = $("daily-name").value.trim() || null;
   rememberName(name);
   button.disabled = true;
-  say($("daily-message"), "Starting today's challenge…", "info");
+  const resuming = Boolean(button.dataset.resumes);
+  say($("daily-message"), resuming ? "Back to today's challenge…" : "Starting today's challenge…", "info");
   try {
-    const created = await api(`/api/daily/${game}`, { method: "POST", body: { name } });
+    // With this browser's seats: the server goes back to today's game held by one of them
+    // (another tab may have started it) rather than start another.
+    const tokens = heldSeats().slice(0, 100).map((s) => s.token);
+    const created = await api(`/api/daily/${game}`, { method: "POST", body: { name, tokens } });
     const seat = created.seats[0];
-    seats.add({ id: created.id, token: seat.token, game, seat: seat.seat, name: seat.name });
+    seats.add({ id: created.id, token: seat.token, game, seat: seat.seat, name: seat.name, daily: today.day });
     location.assign(seat.invite);
   } catch (error) {
     say($("daily-message"), errorText(error));
@@ -392,6 +460,8 @@ async function loadContent() {
 }
 
 // -- start -----------------------------------------------------------------------------------
+$("daily-name").closest(".field").after(h("p", { class: "help daily-rule" },
+  "Your first finished game of the day is your entry on its board; daily games are not on the best scores."));
 const remembered = rememberedName();
 seatList.append(makeSeatRow("", remembered));
 $("daily-name").value = remembered;

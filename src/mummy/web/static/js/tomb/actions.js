@@ -58,3 +58,28 @@ export function textFor(actions, want) {
 
 // The name of the item that helps a defeat (the Hammer, T6.3) or an opening.
 export const HELPER_NAME = { hammer: "Hammer", skey: "Skeleton Key" };
+
+// Equal dice are interchangeable, so the engine lists each single-die action once, at the
+// lowest unused slot holding that value (mummy/tomb/moves.py). The page lets the player
+// pick either die: every such action is copied for each other unused die of the same value,
+// with that die's slot, so the die clicked is the die spent (the engine takes any of them).
+export function withEqualDice(actions, row) {
+  const lowest = new Map(); // value -> the lowest unused slot holding it
+  for (const d of row) if (!d.used && !lowest.has(d.value)) lowest.set(d.value, d.slot);
+  const twins = new Map(); // that lowest slot -> the other unused slots of its value
+  for (const d of row) {
+    const first = lowest.get(d.value);
+    if (!d.used && first !== d.slot) twins.set(first, [...(twins.get(first) || []), d.slot]);
+  }
+  if (!twins.size) return actions;
+  const out = [];
+  for (const a of actions) {
+    out.push(a);
+    const slots = slotsOf(a);
+    if (slots.length !== 1 || !twins.has(slots[0])) continue;
+    for (const slot of twins.get(slots[0])) {
+      out.push({ ...a, dice: [slot], text: a.text.replace(/^\d+:/, `${slot}:`) });
+    }
+  }
+  return out;
+}

@@ -3,7 +3,10 @@
 // and on the Wand's edges turned into actions. `p` is the page (page.js).
 import { parseSquare, squareName, svg } from "../dom.js";
 import { slotsOf, textFor } from "./actions.js";
-import { CELL, MARGIN, cellRect, drawSheet, edgeLine, edgeOf } from "./draw.js";
+import { CELL, MARGIN, cellRect, drawSheet, edgeLine } from "./draw.js";
+import { touchScreen } from "./layout.js";
+import { digOpenings, outline, sideLine } from "./pictures.js";
+import { Previews } from "./warn.js";
 
 // The text a click on `square` sends with the current tool: the listed action's, or (not
 // listed) its notation, sent anyway for the engine to refuse with its rule.
@@ -20,34 +23,44 @@ export function actionAt(p, square) {
 export const wandEdge = (p) => p.ui.tool && (p.ui.tool.kind === "erase" || p.ui.tool.kind === "add");
 export const edgeAction = (p, edge) => textFor(p.legal, { kind: p.ui.tool.kind, ...p.source(), edge });
 
-function drawPreview(p, layer, map, ok) {
+// The piece under the pointer (or the tapped square), drawn as it would be: blue squares
+// (hatched orange where it may not go), its walls thick and its openings dashed orange,
+// as on the sheet; `warned` (the server's preview has a warning) draws it orange.
+function drawPreview(p, layer, map, at, ok, warned) {
   const { ui } = p;
-  const [ax, ay] = parseSquare(ui.cursor);
-  let cells;
-  let openings;
-  if (ui.tool.kind === "place") {
-    const o = p.content.shapes[ui.tool.shape].orients[ui.orient];
-    cells = o.cells;
-    openings = o.openings;
-  } else {
-    cells = [[0, 0]];
-    openings = ui.tool.sides.split("").map((s) => [0, 0, s.toUpperCase()]);
+  const [ax, ay] = parseSquare(at);
+  const o = ui.tool.kind === "place" ? p.content.shapes[ui.tool.shape].orients[ui.orient] : { cells: [[0, 0]], openings: digOpenings(ui.tool.sides) };
+  const state = !ok ? "illegal" : warned ? "warning" : "legal";
+  const g = svg("g", { class: `preview-${state}`, "pointer-events": "none", "data-preview": ok ? "legal" : "illegal", "data-warning": warned ? "yes" : null });
+  const inside = ([dx, dy]) => ax + dx >= 0 && ay + dy >= 0 && ax + dx < map.width && ay + dy < map.height;
+  const colour = ok ? (warned ? "#e69f00" : "#0072b2") : "#d55e00";
+  for (const [dx, dy] of o.cells.filter(inside)) {
+    g.append(cellRect(ax + dx, ay + dy, { fill: ok ? (warned ? "rgba(230,159,0,0.4)" : "rgba(0,114,178,0.4)") : "url(#bad)", stroke: colour, "stroke-width": 1 }));
   }
-  const g = svg("g", { class: ok ? "preview-ok" : "preview-bad", "pointer-events": "none", "data-preview": ok ? "legal" : "illegal" });
-  for (const [dx, dy] of cells) {
-    const x = ax + dx;
-    const y = ay + dy;
-    if (x < 0 || y < 0 || x >= map.width || y >= map.height) continue;
-    g.append(cellRect(x, y, { fill: ok ? "rgba(0,114,178,0.45)" : "url(#bad)", stroke: ok ? "#0072b2" : "#d55e00", "stroke-width": 2 }));
-  }
-  for (const [dx, dy, side] of openings) {
-    const x = ax + dx;
-    const y = ay + dy;
-    if (x < 0 || y < 0 || x >= map.width || y >= map.height) continue;
-    const [x1, y1, x2, y2] = edgeLine(edgeOf(squareName(x, y), side));
-    g.append(svg("line", { x1, y1, x2, y2, stroke: "#fff", "stroke-width": 5 }), svg("line", { x1, y1, x2, y2, stroke: "#e69f00", "stroke-width": 3, "stroke-dasharray": "3 3" }));
+  for (const e of outline(o.cells, o.openings).filter((c) => inside([c.x, c.y]))) {
+    const [x1, y1, x2, y2] = sideLine(ax + e.x, ay + e.y, e.side, CELL, MARGIN, MARGIN);
+    g.append(e.open
+      ? svg("line", { x1, y1, x2, y2, stroke: "#fff", "stroke-width": 6, class: "preview-open" })
+      : svg("line", { x1, y1, x2, y2, stroke: "#3b2f1e", "stroke-width": 5, "stroke-linecap": "square", class: "preview-wall" }));
+    if (e.open) g.append(svg("line", { x1, y1, x2, y2, stroke: "#e69f00", "stroke-width": 4, "stroke-dasharray": "4 3" }));
   }
   layer.append(g);
+}
+
+// A legal place under the pointer: ask the server's preview (once) whether it seals the
+// dungeon, and say so before the click (warn.js; the click asks to confirm as well).
+function warnAhead(p, at) {
+  const text = actionAt(p, at);
+  const action = p.legal.find((a) => a.text === text);
+  if (!Previews.checked(action)) return false;
+  const seen = p.previews.peek(text);
+  if (seen === undefined) {
+    p.previews.fetch(text).then((v) => { if (v && v.warnings && v.warnings.length && (p.ui.cursor || p.ui.armed) === at) drawTargets(p); });
+    return false;
+  }
+  if (!seen || !seen.warnings || !seen.warnings.length) return false;
+  p.say(`⚠ ${seen.warnings.map((w) => w.message).join(" ")}`, "warn");
+  return true;
 }
 
 // Light up where the chosen tool can act: anchors for a tile or a dig, edges for the Wand.
@@ -67,7 +80,13 @@ export function drawTargets(p) {
       layers.targets.append(cellRect(x, y, { class: "target", fill: "rgba(0,158,115,0.22)", stroke: "#009e73", "stroke-width": 2.5, "data-target": a.square, "pointer-events": "none" }),
         svg("circle", { cx: MARGIN + x * CELL + CELL / 2, cy: MARGIN + y * CELL + CELL / 2, r: 4, fill: "#009e73", "pointer-events": "none" }));
     }
-    if (ui.cursor) drawPreview(p, layers.preview, p.mapNow, anchors.some((a) => a.square === ui.cursor));
+    const at = ui.cursor || ui.armed;
+    if (at) {
+      const ok = anchors.some((a) => a.square === at);
+      const warned = ok && warnAhead(p, at);
+      drawPreview(p, layers.preview, p.mapNow, at, ok, warned);
+      if (!warned && p.els.message.classList.contains("warn")) p.say("");
+    }
   } else if (wandEdge(p)) {
     for (const a of p.sourceActions().filter((x) => x.kind === ui.tool.kind)) {
       const [x1, y1, x2, y2] = edgeLine(a.edge);
@@ -76,18 +95,32 @@ export function drawTargets(p) {
   }
 }
 
-// The player's sheet, drawn with its layers and listening to the pointer.
-export function boardSheet(p, map, sheet) {
+// A tap (touch or pen) on a square previews there; a second tap on it places (the page's
+// Place button does too). A mouse click places at once.
+function clickSquare(p, sq) {
   const { ui } = p;
-  const drawn = drawSheet(map, sheet, { label: `${sheet.name}'s sheet` });
+  if (ui.tool && ["place", "dig"].includes(ui.tool.kind) && (p.pointer === "touch" || p.pointer === "pen") && ui.armed !== sq) {
+    Object.assign(ui, { armed: sq, cursor: null });
+    p.render();
+    return;
+  }
+  const text = actionAt(p, sq);
+  if (text) p.act(text);
+}
+
+// The player's sheet, drawn with its layers and listening to the pointer.
+export function boardSheet(p, map, sheet, fresh) {
+  const { ui } = p;
+  const drawn = drawSheet(map, sheet, { label: `${sheet.name}'s sheet`, fresh });
   p.sheetLayers = drawn.layers;
   p.mapNow = map;
   drawn.root.id = "sheet";
+  drawn.root.addEventListener("pointerdown", (e) => { p.pointer = e.pointerType; });
   drawn.root.addEventListener("pointerover", (e) => {
     const sq = e.target.getAttribute && e.target.getAttribute("data-square");
-    if (sq && sq !== ui.cursor) { ui.cursor = sq; drawTargets(p); }
+    if (e.pointerType === "mouse" && sq && sq !== ui.cursor) { ui.cursor = sq; drawTargets(p); }
   });
-  drawn.root.addEventListener("pointerleave", () => { ui.cursor = null; drawTargets(p); });
+  drawn.root.addEventListener("pointerleave", () => { if (ui.cursor) { ui.cursor = null; drawTargets(p); } });
   drawn.root.addEventListener("click", (e) => {
     const edge = e.target.getAttribute && e.target.getAttribute("data-edge");
     if (edge && wandEdge(p)) {
@@ -96,10 +129,10 @@ export function boardSheet(p, map, sheet) {
     }
     const sq = e.target.getAttribute && e.target.getAttribute("data-square");
     if (sq && ui.tool) {
-      const text = actionAt(p, sq);
-      if (text) p.act(text);
+      clickSquare(p, sq);
     } else if (sq && p.mine() && !ui.tool && p.legal.length) {
-      p.say(ui.slot === null ? `Choose a die first (keys 1–${p.rules.row_size}), then a tile.` : "Choose what to do with the die first.", "info");
+      const first = touchScreen() ? "Choose a die first" : `Choose a die first (keys 1–${p.rules.row_size})`;
+      p.say(ui.slot === null ? `${first}, then a tile.` : "Choose what to do with the die first.", "info");
     }
   });
   drawTargets(p);

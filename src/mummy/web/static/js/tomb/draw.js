@@ -1,6 +1,7 @@
 // The Mummy's Tomb drawn in SVG: a player's sheet (the map, what was drawn on it, and for
 // the player layers for legal targets and the preview), dice faces and small shapes.
 import { parseSquare, squareName, svg } from "../dom.js";
+import { findingWords } from "./pictures.js";
 
 export const CELL = 40;
 export const MARGIN = 26;
@@ -25,8 +26,8 @@ export function edgeOf(square, side) {
   return `${square}${side.toLowerCase()}`;
 }
 
-export function cellRect(x, y, attrs) {
-  return svg("rect", { x: MARGIN + x * CELL, y: MARGIN + y * CELL, width: CELL, height: CELL, ...attrs });
+export function cellRect(x, y, attrs, ...children) {
+  return svg("rect", { x: MARGIN + x * CELL, y: MARGIN + y * CELL, width: CELL, height: CELL, ...attrs }, ...children);
 }
 
 export function centre(name) {
@@ -88,9 +89,10 @@ function sheetSummary(map, sheet, label) {
 }
 
 // The squares: stone hatched, Shovel squares dotted, covered ones on sand.
-function drawSquares(map, sheet) {
+function drawSquares(map, sheet, fresh) {
   const covered = sheet ? sheet.covered : {};
   const stone = new Set(map.stone);
+  const what = new Map([...map.findings.map((f) => [f.square, findingWords(f)]), ...map.rooms.map((r) => [r.square, findingWords(r)])]);
   const base = svg("g", { class: "squares" });
   const digs = new Set();
   if (sheet) for (const t of sheet.tiles) if (t.shape === "dig") t.squares.forEach((s) => digs.add(s));
@@ -101,7 +103,9 @@ function drawSquares(map, sheet) {
       if (stone.has(name)) fill = "url(#stone)";
       else if (digs.has(name)) fill = "url(#dug)";
       else if (covered[name]) fill = "#f1dfb4";
-      base.append(cellRect(x, y, { fill, stroke: "#e4dac3", "stroke-width": 1, "data-square": name, class: "sq" }));
+      const tip = stone.has(name) && !what.has(name) ? "stone: no tile may cover it" : what.get(name);
+      base.append(cellRect(x, y, { fill, stroke: "#e4dac3", "stroke-width": 1, "data-square": name, class: fresh.has(name) ? "sq fresh" : "sq" },
+        tip ? svg("title", {}, `${name}: ${tip}`) : null));
     }
   }
   return base;
@@ -137,6 +141,7 @@ function drawFindings(map, sheet) {
   for (const f of map.findings) {
     const [cx, cy] = centre(f.square);
     const g = icon(f.kind, cx, cy, f);
+    g.append(svg("title", {}, `${f.square}: ${findingWords(f)}${collected.has(f.square) ? " (found)" : ""}`));
     if (collected.has(f.square)) {
       g.classList.add("collected");
       g.append(tick(cx, cy));
@@ -155,7 +160,7 @@ function drawRooms(layer, map, sheet) {
     const g = icon(r.finding, cx, cy, r);
     const st = roomStates.get(r.square);
     g.setAttribute("data-room", r.square);
-    g.append(svg("title", {}, `Room ${r.square}, ${r.finding === "gem" ? `${r.colour} gem` : "sarcophagus"}: ${st ? st.state : "open"}${st && st.collected ? ", collected" : ""}`));
+    g.append(svg("title", {}, `Room ${r.square}, ${r.finding === "gem" ? `${r.colour} gem` : "sarcophagus"}: ${st ? st.state : "open"}${st && st.collected ? ", collected" : ""}. ${findingWords(r)}`));
     if (st && st.state !== "open") g.setAttribute("data-state", st.state);
     if (st && st.collected) g.append(tick(cx, cy));
     layer.append(g);
@@ -201,11 +206,12 @@ function drawEdges(sheet) {
   }
   for (const e of sheet.walls) {
     const [x1, y1, x2, y2] = edgeLine(e);
-    lines.append(svg("line", { x1, y1, x2, y2, stroke: "#3b2f1e", "stroke-width": 4.5, "data-wall": e }));
+    lines.append(svg("line", { x1, y1, x2, y2, stroke: "#3b2f1e", "stroke-width": 4.5, "data-wall": e }, svg("title", {}, `Wall ${e}`)));
   }
   for (const e of sheet.open_openings) {
     const [x1, y1, x2, y2] = edgeLine(e);
-    lines.append(svg("line", { x1, y1, x2, y2, stroke: "#e69f00", "stroke-width": 5, "stroke-dasharray": "3 4", "data-opening": e }),
+    lines.append(svg("line", { x1, y1, x2, y2, stroke: "#e69f00", "stroke-width": 5, "stroke-dasharray": "3 4", "data-opening": e },
+      svg("title", {}, `Open opening ${e}: your next tile may start here`)),
       svg("circle", { cx: (x1 + x2) / 2, cy: (y1 + y2) / 2, r: 4, fill: "#fff", stroke: "#e69f00", "stroke-width": 2 }));
   }
   return lines;
@@ -213,14 +219,15 @@ function drawEdges(sheet) {
 
 // The sheet of one player: the map, what was drawn on it, and (for the player) layers for
 // legal targets and the preview. Returns {root, layers}.
-export function drawSheet(map, sheet, { small = false, label = "" } = {}) {
+// `fresh`: squares of tiles that just arrived, drawn with a short fade-in (css/tomb.css).
+export function drawSheet(map, sheet, { small = false, label = "", fresh = new Set() } = {}) {
   const W = MARGIN * 2 + map.width * CELL;
   const H = MARGIN * 2 + map.height * CELL;
   const root = svg("svg", {
     viewBox: `0 0 ${W} ${H}`, class: small ? "sheet small" : "sheet", role: "img",
     "aria-label": sheetSummary(map, sheet, label), "data-player": sheet ? sheet.player : undefined,
   });
-  root.append(defs(), drawSquares(map, sheet));
+  root.append(defs(), drawSquares(map, sheet, fresh));
   if (!small) root.append(drawCoords(map));
   root.append(drawTileNumbers(sheet));
   const findings = drawFindings(map, sheet);

@@ -1,19 +1,25 @@
 // The Tomb's game page: the state of the page (the chosen die or item, tool, orientation,
-// cursor), what the legal actions allow for it, and the drawing of the whole page on
-// every change. The sheet (board.js), the controls (tools.js) and the panels (panels.js)
-// are drawn by their own modules from this page.
+// cursor, the square a tap has chosen), what the legal actions allow for it, and the drawing
+// of the whole page on every change, on one screen: the map, beside it the round's dice with
+// the chosen die's controls, and the panels (layout.js, css/tomb.css). The sheet (board.js),
+// the controls (tools.js) and the panels (panels.js) are drawn by their own modules.
 import { describeError, errorText } from "../api.js";
 import { rulesOf } from "../constants.js";
 import { ARROWS, h, loadStylesheet } from "../dom.js";
+import { logPanel, updateLog } from "../log.js";
 import { Sender, actionsOf, foreignKey, seated } from "../session.js";
-import { usesDie } from "./actions.js";
+import { usesDie, withEqualDice } from "./actions.js";
 import { actionAt, boardSheet, edgeAction, moveCursor, wandEdge } from "./board.js";
-import { dieFace, drawSheet } from "./draw.js";
-import { backpack, monsterLog, phaseName, playersPanel, resultsPanel, scoreTable, tileTable } from "./panels.js";
+import { actionWords, fitToScreen, freshSquares, newRoll } from "./layout.js";
+import { phaseName, sidePanels } from "./panels.js";
 import { diceRow, globalButtons, toolButtons } from "./tools.js";
+import { Previews, confirmWarnings } from "./warn.js";
 
 // The attributes that find a focused control again after a redraw.
 const FOCUS_KEYS = ["data-action", "data-slot", "data-orient", "data-dig", "data-tool", "data-source", "data-edge"];
+const NOTHING = new Map();
+// The dialog's title for each kind of action that may be warned about.
+const ASK = { end: "End the round?", up: "Pay a coin?", down: "Pay a coin?", buy: "Buy this die?", choose: "Buy this die?" };
 
 class TombPage {
   constructor(root, live, content) {
@@ -21,40 +27,80 @@ class TombPage {
     this.content = content;
     this.rules = rulesOf("tomb", content);
     this.sender = new Sender(live); // first: a new view clears `busy` before it is drawn
+    this.previews = new Previews(live);
     this.ui = {
       slot: null, // selected die slot, or "wand"/"shovel"
       tool: null, // {kind: "place", shape[, slots]} | {kind: "dig", sides} | {kind: "erase"} | {kind: "add"}
       orient: "r0",
       cursor: null, // square under the pointer or the keyboard cursor
+      armed: null, // the square a first tap chose: a second tap (or Place) places there
     };
     this.view = live.view;
     this.legal = actionsOf(this.view);
+    this.drawn = null; // the view drawn last: what changed since is animated
     this.sheetLayers = null;
     this.mapNow = null;
-    // One live region for the whole page, outside what each view redraws, so that screen
-    // readers announce a refusal once and reliably.
+    const part = (tag, cls, attrs = {}) => h(tag, { class: cls, ...attrs });
+    // The message line is one live region outside what each view redraws, so that screen
+    // readers announce a refusal once; hidden while it has nothing to say.
     this.els = {
-      message: h("p", { class: "message info tomb-message", id: "message", role: "status", "aria-live": "polite" }),
-      layout: h("div", { class: "tomb-layout" }),
+      message: part("p", "message tomb-message", { id: "message", role: "status", "aria-live": "polite", hidden: true }),
+      layout: part("div", "tomb-layout"),
+      board: part("div", "tomb-board panel"),
+      status: part("div", "panel round tomb-status"),
+      tools: part("div", "tomb-tools"),
+      global: part("div", "tomb-global"),
+      log: part("div", "tomb-log"),
+      side: part("aside", "tomb-side", { "aria-label": "Your sheet's tracks and the other players" }),
     };
-    root.append(this.els.message, this.els.layout);
+    const { els } = this;
+    const actions = h("section", { class: "panel tomb-actions", "aria-label": "What to do" }, els.tools, els.message, els.global);
+    els.layout.append(els.board, h("div", { class: "tomb-controls" }, els.status, actions, els.log), els.side);
+    root.append(els.layout);
   }
 
   say(text, kind = "info") {
-    this.els.message.textContent = text;
-    this.els.message.className = `message ${kind} tomb-message`;
+    const m = this.els.message;
+    m.textContent = text;
+    m.className = `message ${kind} tomb-message`;
+    m.hidden = !text;
   }
 
   async act(text) {
-    if (this.sender.busy) return;
+    if (this.sender.busy || this.asking) return;
+    const action = this.legal.find((a) => a.text === text);
+    if (Previews.checked(action) && !(await this.confirmed(action))) {
+      this.say("Cancelled: nothing was spent.", "info");
+      return;
+    }
+    // The choice is spent by the click; the player may choose the next die before the
+    // answer arrives. A refusal gives the choice back, unless another was made meanwhile.
+    const chosen = { ...this.ui };
+    Object.assign(this.ui, { tool: null, slot: null, armed: null });
     try {
-      await this.sender.send(text); // the update that follows redraws the page
-      this.ui.tool = null;
-      this.ui.slot = null;
-      this.say(`Done: ${text}`, "info");
+      const result = await this.sender.send(text); // the update that follows redraws the page
+      // The log's sentence when its view is here; until then the page's own words
+      // (render() swaps in the sentence when that view arrives).
+      this.tellVersion = result && result.version;
+      if (!this.tellSentence()) this.say(actionWords(action, this.content) || `Done: ${text}`, "done");
     } catch (error) {
+      if (this.ui.slot === null) Object.assign(this.ui, chosen);
       this.say(errorText(error), "error");
       this.render();
+    }
+  }
+
+  // Before a move that may waste something: the server's preview; with warnings, the
+  // player confirms or cancels. No preview (an older server, a failure) asks nothing.
+  async confirmed(action) {
+    this.asking = true;
+    try {
+      const seen = await this.previews.fetch(action.text);
+      const warnings = seen && seen.warnings ? seen.warnings : [];
+      if (!warnings.length) return true;
+      return await confirmWarnings(warnings, { title: ASK[action.kind] || "This move wastes something", confirm: "Do it anyway" });
+    } finally {
+      this.asking = false;
     }
   }
 
@@ -70,16 +116,24 @@ class TombPage {
 
   // -- choosing ---------------------------------------------------------------------------
   pickSource(source) {
-    this.ui.slot = this.ui.slot === source ? null : source;
-    this.ui.tool = null;
+    Object.assign(this.ui, { slot: this.ui.slot === source ? null : source, tool: null, armed: null });
     this.render();
   }
 
-  chooseShape(shape) {
-    this.ui.tool = { kind: "place", shape };
+  setTool(tool) {
+    Object.assign(this.ui, { tool, armed: null });
+    this.render();
+  }
+
+  chooseShape(shape, slots) {
     const list = this.placementsFor(shape);
     const orients = this.orientsFor(shape);
     this.ui.orient = orients.find((o) => list.some((a) => a.orient === o)) || orients[0];
+    this.setTool(slots ? { kind: "place", shape, slots } : { kind: "place", shape });
+  }
+
+  setOrient(orient) {
+    this.ui.orient = orient;
     this.render();
   }
 
@@ -87,65 +141,70 @@ class TombPage {
     const { ui } = this;
     if (!ui.tool || ui.tool.kind !== "place") return;
     const s = this.content.shapes[ui.tool.shape];
-    const turn = (Number(ui.orient[1]) + step + 4) % 4;
-    ui.orient = s.aliases[`${ui.orient[0]}${turn}`];
-    this.render();
+    this.setOrient(s.aliases[`${ui.orient[0]}${(Number(ui.orient[1]) + step + 4) % 4}`]);
   }
 
   flip() {
     const { ui } = this;
     if (!ui.tool || ui.tool.kind !== "place") return;
     const s = this.content.shapes[ui.tool.shape];
-    ui.orient = s.aliases[`${ui.orient[0] === "r" ? "f" : "r"}${ui.orient[1]}`];
-    this.render();
+    this.setOrient(s.aliases[`${ui.orient[0] === "r" ? "f" : "r"}${ui.orient[1]}`]);
   }
 
   // -- drawing ----------------------------------------------------------------------------
   render() {
-    const { ui, content, rules } = this;
+    const { ui, content, els } = this;
     const view = this.view = this.live.view;
-    this.legal = actionsOf(view);
     const you = this.mine() ? view.you : 0;
     const sheet = view.state.sheets[you];
+    this.legal = withEqualDice(actionsOf(view), sheet.dice.row);
     const map = content.maps[sheet.map];
-    if (ui.slot !== null && !this.sourceActions().length) { ui.slot = null; ui.tool = null; } // used up, or gone
+    if (ui.slot !== null && !this.sourceActions().length) Object.assign(ui, { slot: null, tool: null, armed: null }); // used up, or gone
+    // What arrived since the last drawing: tiles fade in, a new roll rolls (once).
+    const changed = !this.drawn || this.drawn.version !== view.version;
+    const fresh = changed ? freshSquares(this.drawn, view) : NOTHING;
+    const rolled = changed && newRoll(this.drawn, view);
+    if (changed) {
+      this.drawLog(view);
+      if (this.tellVersion) this.tellSentence();
+    }
+    this.drawn = view;
     const playing = this.mine() && !view.over;
-    const left = h("div", { class: "tomb-main" },
-      h("div", { class: "panel round" },
-        h("div", { class: "row" }, h("h2", { id: "round" }, `Round ${view.state.round} of ${rules.rounds}`),
-          h("span", { class: "muted" }, "rolled "), ...view.state.dice.map((v) => dieFace(v, { size: 24 })),
-          h("span", { class: "badge", id: "phase", "data-phase": sheet.phase }, phaseName(sheet.phase, rules))),
-        diceRow(this, sheet),
-        playing ? toolButtons(this, sheet) : null,
-        playing ? globalButtons(this, sheet) : null),
-      h("div", { class: "sheet-wrap panel" }, boardSheet(this, map, sheet)),
-      resultsPanel(view));
-    const right = h("aside", { class: "tomb-side" }, ...this.panels(sheet, map, you));
     const focusKey = this.focusedKey();
-    this.els.layout.replaceChildren(left, right);
+    els.status.replaceChildren(
+      h("div", { class: "row" }, h("h2", { id: "round" }, `Round ${view.state.round} of ${this.rules.rounds}`),
+        h("span", { class: "badge", id: "phase", "data-phase": sheet.phase }, phaseName(sheet.phase, this.rules)),
+        view.over ? h("span", { class: "muted" }, "· game over") : null),
+      diceRow(this, sheet, rolled));
+    els.board.replaceChildren(boardSheet(this, map, sheet, fresh.get(you)));
+    els.tools.replaceChildren(playing ? toolButtons(this, sheet) : h("p", { class: "muted" }, view.over ? "The game is over." : "Watching."));
+    els.global.replaceChildren(...(playing ? [globalButtons(this, sheet)] : []));
+    els.side.replaceChildren(...sidePanels(this, sheet, map, you, fresh).filter(Boolean));
     if (focusKey) {
       // Keyboard users keep their place when the page is redrawn (any player's move redraws it).
-      const again = this.els.layout.querySelector(focusKey);
+      const again = els.layout.querySelector(focusKey);
       if (again) again.focus();
     }
+    fitToScreen(els.layout);
   }
 
-  // The panels beside the sheet, and the other players' sheets (read only).
-  panels(sheet, map, you) {
-    const { view, content, rules, ui } = this;
-    const defeats = typeof ui.slot === "number" ? this.sourceActions().filter((a) => a.kind === "defeat") : [];
-    const others = view.state.sheets.map((s, i) => ({ s, i })).filter(({ i }) => i !== you);
-    return [
-      h("section", { class: "panel" }, h("h2", {}, "Players"), playersPanel(view, rules)),
-      h("section", { class: "panel" }, h("h2", {}, "Backpack"), backpack(sheet, map, rules)),
-      h("section", { class: "panel" }, h("h2", {}, "Monster Log"), monsterLog(sheet, map, defeats, (t) => this.act(t))),
-      h("section", { class: "panel" }, h("h2", {}, "Tile Table"), tileTable(sheet, content, rules)),
-      h("section", { class: "panel", id: "score" }, h("h2", {}, `Score ${sheet.score.total}`), scoreTable(sheet.score),
-        sheet.score.achievements.length ? h("p", {}, "Achievements: ", sheet.score.achievements.join(", ")) : null),
-      ...others.map(({ s, i }) => h("section", { class: "panel other", "data-other": String(i) },
-        h("h2", {}, `${view.seats[i].name}`, " ", h("span", { class: "badge", "data-phase": s.phase }, phaseName(s.phase, rules)), ` ${s.score.total} pts`),
-        drawSheet(content.maps[s.map], s, { small: true, label: `${s.name}'s sheet (read only)` }).root)),
-    ];
+  // Say the server's sentence for the player's last action, once its view has arrived.
+  tellSentence() {
+    const entry = (this.live.view.log || []).find((e) => e.version === this.tellVersion && e.seat === this.view.you);
+    if (!entry || !entry.sentence) return false;
+    this.tellVersion = null;
+    this.say(entry.sentence, "done");
+    return true;
+  }
+
+  // The game's log in sentences (js/log.js), redrawn when the game moves on.
+  drawLog(view) {
+    if (!this.logBox) {
+      this.logBox = logPanel(view);
+      this.els.log.append(this.logBox);
+    } else {
+      updateLog(this.logBox, view);
+    }
   }
 
   // A selector for the element that has the focus, to find its new copy after a redraw.
@@ -164,7 +223,7 @@ class TombPage {
   // -- keys: 1..4 a die, R/F turn and flip, arrows and Enter on the sheet, Esc back --------
   onKey(e) {
     const { ui } = this;
-    if (foreignKey(e) || !this.mine() || this.view.over) return;
+    if (foreignKey(e) || !this.mine() || this.view.over || document.querySelector("dialog[open]")) return;
     const k = e.key;
     const edge = e.target && e.target.getAttribute && e.target.getAttribute("data-edge");
     if (edge && (k === "Enter" || k === " ") && wandEdge(this)) {
@@ -173,14 +232,13 @@ class TombPage {
       return;
     }
     // A focused button or link handles its own Enter and Space; a held key is one press.
-    if ((k === "Enter" || k === " ") && e.target && ["BUTTON", "A"].includes(e.target.tagName)) return;
+    if ((k === "Enter" || k === " ") && e.target && ["BUTTON", "A", "SUMMARY"].includes(e.target.tagName)) return;
     const slot = this.slotKey(k);
     if (e.repeat && (k === "Enter" || slot)) return;
     if (slot) {
       if (this.dieUsable(slot)) this.pickSource(slot);
     } else if (k === "r" || k === "R") { this.rotate(e.shiftKey ? -1 : 1); } else if (k === "f" || k === "F") { this.flip(); } else if (k === "Escape") {
-      if (ui.tool) ui.tool = null; else ui.slot = null;
-      this.render();
+      if (ui.tool) this.setTool(null); else this.pickSource(null);
     } else if (ui.tool && (ui.tool.kind === "place" || ui.tool.kind === "dig")) {
       if (ARROWS[k]) { e.preventDefault(); moveCursor(this, ...ARROWS[k]); } else if (k === "Enter" && ui.cursor) { e.preventDefault(); const t = actionAt(this, ui.cursor); if (t) this.act(t); }
     }
@@ -197,6 +255,7 @@ export function mount(root, live, content) {
   loadStylesheet("/static/css/tomb.css");
   const page = new TombPage(root, live, content);
   document.addEventListener("keydown", (e) => page.onKey(e));
+  window.addEventListener("resize", () => fitToScreen(page.els.layout));
   live.addEventListener("view", () => page.render());
   live.addEventListener("refused", (e) => page.say(describeError(e.detail), "error"));
   page.render();

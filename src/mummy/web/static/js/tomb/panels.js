@@ -3,7 +3,8 @@
 // rules' constants (rounds, alerts, row bonuses) come from the content (constants.js).
 import { h } from "../dom.js";
 import { HELPER_NAME } from "./actions.js";
-import { COLOUR_LETTER, ITEM_LETTER, miniShape } from "./draw.js";
+import { COLOUR_LETTER, ITEM_LETTER, drawSheet, miniShape } from "./draw.js";
+import { fold } from "./layout.js";
 
 const ITEM_NAME = { wand: "Wand", shovel: "Shovel", hammer: "Hammer", "skeleton-key": "Skeleton Key" };
 const LINE_NAME = {
@@ -41,11 +42,18 @@ export function tileTable(sheet, content, rules) {
   return h("table", { class: "tile-table" }, h("thead", {}, h("tr", {}, h("th", {}, "die"), h("th", {}, "a"), h("th", {}, "b"), h("th", {}, "row"))), h("tbody", {}, body));
 }
 
+// A golem's gem on the Monster Log: found (circled), then marked off with its golem (T5.3).
+function gemBox(e) {
+  const words = { open: "not found yet", circled: "found (circled)", defeated: "marked off with its golem" }[e.state];
+  return h("span", { class: `mbox gem ${e.state}`, "data-gem": e.gem, title: `${e.gem} gem: ${words}`, "aria-label": `${e.gem} gem: ${words}` },
+    e.state === "defeated" ? "✕" : e.state === "circled" ? "◆" : "◇");
+}
+
 // One row of the Monster Log: its boxes, and the defeats the chosen die can make of it.
 function monsterRow(title, entries, monster, defeats, act) {
   const r = h("div", { class: "mrow", "data-monster": monster || title.toLowerCase() }, h("span", { class: "mname" }, title));
   const boxes = h("span", { class: "mboxes" });
-  entries.forEach((e) => boxes.append(h("span", { class: `mbox ${e.state}`, title: `${e.state}${e.coins ? `, ${e.coins} coins` : ""}` },
+  entries.forEach((e) => boxes.append(e.gem ? gemBox(e) : h("span", { class: `mbox ${e.state}`, title: `${e.state}${e.coins ? `, ${e.coins} coins` : ""}` },
     e.state === "defeated" ? "✕" : e.state === "circled" ? "◯" : "·", e.coins ? h("sub", {}, String(e.coins)) : null)));
   r.append(boxes);
   for (const a of defeats.filter((d) => (d.monster === "golem" ? `golem.${d.colour}` : d.monster) === monster)) {
@@ -69,7 +77,8 @@ export function monsterLog(sheet, map, defeats, act) {
   row("Sarcophagi", counted(map.log.zombie.length, m.sarcophagi.circled, m.sarcophagi.opened, null), "sarcophagus");
   row("Zombies", counted(map.log.zombie.length, m.zombies.circled, m.zombies.defeated, map.log.zombie), "zombie");
   for (const [colour, g] of Object.entries(m.golems)) {
-    row(`Golem ${COLOUR_LETTER[colour]} (${colour})`, [{ state: g.defeated ? "defeated" : g.circled ? "circled" : "open", coins: map.golem_coins[colour] }], `golem.${colour}`);
+    row(`Golem ${COLOUR_LETTER[colour]} (${colour})`, [{ state: g.defeated ? "defeated" : g.circled ? "circled" : "open", coins: map.golem_coins[colour] },
+      { gem: colour, state: g.gem && g.defeated ? "defeated" : g.gem ? "circled" : "open" }], `golem.${colour}`);
   }
   row("Mimics", counted(map.log.mimic.length, m.mimics.circled, m.mimics.defeated, map.log.mimic), "mimic");
   row("Mummy", sheet.tracks.mummy_hits.map((hit) => ({ state: "defeated", coins: hit.points })), "mummy");
@@ -109,4 +118,26 @@ export function resultsPanel(view) {
       h("h3", {}, `${r.places[i]}. ${view.seats[i].name}: ${total} points`),
       scoreTable({ lines: r.lines[i], total }),
       r.achievements[i].length ? h("p", { class: "achievements" }, "Achievements: ", r.achievements[i].join(", ")) : h("p", { class: "muted" }, "No achievement"))));
+}
+
+// The panels beside the map, each folding (layout.js): the final scores once the game is
+// over, the players, the backpack, the Monster Log (with the chosen die's defeats lit up),
+// the Tile Table, the score, and the other players' sheets (read only, their new tiles
+// fading in). `p` is the page (page.js).
+export function sidePanels(p, sheet, map, you, fresh) {
+  const { view, content, rules, ui } = p;
+  const defeats = typeof ui.slot === "number" ? p.sourceActions().filter((a) => a.kind === "defeat") : [];
+  const others = view.state.sheets.map((s, i) => ({ s, i })).filter(({ i }) => i !== you);
+  return [
+    resultsPanel(view),
+    fold("players", "Players", {}, playersPanel(view, rules)),
+    fold("backpack", ["Backpack ", h("span", { class: "muted summary-note" }, `${sheet.tracks.coins} coins · ${sheet.tracks.keys} keys`)], {}, backpack(sheet, map, rules)),
+    fold("monsters", "Monster Log", {}, monsterLog(sheet, map, defeats, (t) => p.act(t))),
+    fold("tiles", "Tile Table", {}, tileTable(sheet, content, rules)),
+    fold("score", `Score ${sheet.score.total}`, { id: "score" }, scoreTable(sheet.score),
+      sheet.score.achievements.length ? h("p", {}, "Achievements: ", sheet.score.achievements.join(", ")) : null),
+    ...others.map(({ s, i }) => fold(`other-${i}`, [`${view.seats[i].name} `, h("span", { class: "badge", "data-phase": s.phase }, phaseName(s.phase, rules)), ` ${s.score.total} pts`],
+      { class: "panel fold other", "data-other": String(i) },
+      drawSheet(content.maps[s.map], s, { small: true, label: `${s.name}'s sheet (read only)`, fresh: fresh.get(i) }).root)),
+  ];
 }

@@ -1,5 +1,6 @@
-// Treasure's five dice (R2): each its symbol as a shape and a letter, held or not; the
-// roll and pass buttons; the message line, the last moves and the keys.
+// Treasure's five dice (R2): each its symbol as a shape and a letter, held or not, in the
+// places the tray keeps them (tray.js: a hold stays on the die that was held); the roll
+// and pass buttons; the message line and the keys (not on touch screens).
 import { h } from "../dom.js";
 import { rollAction } from "./legal.js";
 import { seatName } from "./status.js";
@@ -11,16 +12,20 @@ function diceButtons(m) {
   const ui = m.ui;
   const mine = m.interactive && m.you === st.current && !st.over;
   const canHold = mine && st.rolls > 0 && st.rolls < m.rules.rolls && !m.busy;
-  const letters = st.dice ? [...st.dice] : Array(m.rules.dice).fill(null);
+  const step = ui.step && ui.step.letters ? ui.step : null; // another player's roll being shown
+  const shown = step ? step.letters : st.dice ? ui.tray.shown(st) : [];
+  const letters = Array.from({ length: m.rules.dice }, (_, i) => shown[i] || null);
   return letters.map((letter, i) => {
-    const held = ui.held.has(i) && letter !== null;
+    const held = !step && letter !== null && ui.tray.held.has(i);
+    const tumbling = step ? ui.rolling && step.rolled.has(i) : ui.rolling || (letter !== null && ui.tray.rolled.has(i));
     const label = letter ? `die ${i + 1}: ${SYMBOLS[letter].name} (${letter})${held ? ", held" : ""}` : `die ${i + 1}: not rolled`;
     const inner = [h("span", { class: "key", "aria-hidden": "true" }, String(i + 1)), glyph(letter),
       h("span", { class: "die-letter" }, letter || "–"), h("span", { class: "held-tag", "aria-hidden": "true" }, held ? "HELD" : "")];
-    const attrs = { class: `die${held ? " held" : ""}${letter ? "" : " blank"}`, "data-die": String(i), "data-letter": letter || "" };
+    const attrs = { class: `die${held ? " held" : ""}${letter ? "" : " blank"}${tumbling ? " tumble" : ""}`, "data-die": String(i),
+      "data-letter": letter || "" };
     if (!m.interactive) return h("div", { ...attrs, role: "img", "aria-label": label }, inner);
     return h("button", { ...attrs, type: "button", "data-focus": `die-${i}`, "aria-pressed": held ? "true" : "false",
-      "aria-label": label, disabled: !canHold || !letter, title: "hold / release (key " + (i + 1) + ")",
+      "aria-label": label, disabled: !canHold || !letter || !!step, title: `hold / release this die (key ${i + 1})`,
       onclick: () => m.handlers.toggle(i) }, inner);
   });
 }
@@ -36,20 +41,31 @@ function rollButtons(m) {
       onclick: () => m.handlers.send(pass.text) }, "Pass"));
 }
 
-export function drawDice(m) {
+// The line under the dice: whose roll it is, or what another player is doing right now
+// (the step being shown, moves.js).
+function rollLine(m) {
   const st = m.state;
-  const parts = [h("div", { class: "dice", role: m.interactive ? "group" : null, "aria-label": "the dice" }, diceButtons(m))];
-  const rollInfo = h("p", { class: "rolls muted", "data-testid": "rolls" },
+  const step = m.ui.step;
+  if (step) return h("p", { class: "rolls step", "data-testid": "rolls", "data-step": step.kind }, step.text);
+  return h("p", { class: "rolls muted", "data-testid": "rolls" },
     st.over ? "the game is over" : st.rolls ? `roll ${st.rolls} of ${m.rules.rolls}` : "not rolled yet",
     st.over ? "" : ` · ${seatName(m, st.current)} to play`);
-  parts.push(rollInfo);
-  if (m.interactive) parts.push(rollButtons(m));
-  return h("section", { class: "panel t-dice", "aria-label": "dice" }, h("h2", {}, "Dice"), parts,
-    m.interactive ? h("p", { id: "message", class: `message${m.ui.message ? ` ${m.ui.message.kind}` : ""}`,
-      "data-testid": "message", role: m.ui.message && m.ui.message.kind === "error" ? "alert" : "status" },
-    m.ui.message ? m.ui.message.text : "") : null,
-    m.ui.last ? h("p", { class: "last muted", "data-testid": "last" }, m.ui.last) : null,
-    m.interactive ? h("p", { class: "keys muted" }, h("span", { class: "kbd" }, "1"), "–", h("span", { class: "kbd" }, String(m.rules.dice)),
-      " hold · ", h("span", { class: "kbd" }, "Space"), " / ", h("span", { class: "kbd" }, "R"), " roll · ",
-      h("span", { class: "kbd" }, "Esc"), " put back") : null);
+}
+
+function keyHints(m) {
+  const k = (text) => h("span", { class: "kbd" }, text);
+  return h("p", { class: "keys muted" }, k("1"), "–", k(String(m.rules.dice)), " hold · ", k("Space"), " / ", k("R"),
+    " roll · ", k("R"), " turn a tile · ", k("Esc"), " put back");
+}
+
+export function drawDice(m) {
+  const ui = m.ui;
+  const error = ui.message && ui.message.kind === "error";
+  return h("section", { class: "panel t-dice", "aria-label": "dice" },
+    h("div", { class: "dice", role: m.interactive ? "group" : null, "aria-label": "the dice" }, diceButtons(m)),
+    rollLine(m),
+    m.interactive ? rollButtons(m) : null,
+    m.interactive ? h("p", { id: "message", class: `message${ui.message ? ` ${ui.message.kind}` : ""}`,
+      "data-testid": "message", role: error ? "alert" : "status" }, ui.message ? ui.message.text : "") : null,
+    m.interactive ? keyHints(m) : null);
 }

@@ -47,7 +47,7 @@ export function rollAction(m) {
   const rolls = m.rules.rolls;
   if (st.rolls === 0) return { text: textOf(m.legal.roll, { kind: "roll" }), label: "Roll the dice", legal: !!m.legal.roll };
   if (st.rolls >= rolls) return { text: "", label: "No reroll left", legal: false };
-  const letters = sortSymbols([...st.dice].filter((_, i) => !m.ui.held.has(i)).join(""), m.rules.symbols);
+  const letters = m.ui.tray.rerolling(st, m.rules.symbols); // the dice not held (tray.js)
   const n = letters.length;
   const listed = n ? m.legal.rerolls.get(letters) : null;
   return { text: n ? textOf(listed, { kind: "reroll", dice: letters }) : "", label: n ? `Reroll ${n} ${n === 1 ? "die" : "dice"} (${letters})` : "Reroll",

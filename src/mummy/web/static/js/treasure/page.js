@@ -1,19 +1,41 @@
-// Treasure's game page: the page's state (holds, the chosen pile and its orientation, the
-// square pointed at, the message), what the player's clicks and keys do with it, and the
-// whole table drawn again (table.js) on every change.
+// Treasure's game page: the page's state (the dice tray and its holds, the chosen pile and
+// its orientation, the square pointed at or tapped, the message, the other players' moves
+// being shown), what the player's clicks, taps and keys do with it, and the whole table
+// drawn again (table.js) on every change.
 //
 // Keys: 1–5 hold or release die N; Space or R roll / reroll the dice that are not held
 // (R turns the tile instead while one is being placed); Esc puts a chosen tile back;
-// arrows move over your site while placing, Enter places.
+// arrows move over your site while placing, Enter places. On a touch screen a tap on a
+// square shows the tile there, and a second tap (or the Place button) puts it there.
 import { describeError, errorText } from "../api.js";
 import { rulesOf } from "../constants.js";
 import { ARROWS, h, loadStylesheet, parseSquare, squareName } from "../dom.js";
+import { logPanel, updateLog } from "../log.js";
 import { Sender, actionsOf, foreignKey, seatOf } from "../session.js";
-import { readLegal, rollAction, sortSymbols, textOf } from "./legal.js";
+import { treasureArt } from "./art.js";
+import { readLegal, rollAction, textOf } from "./legal.js";
+import { stepsBetween, tilesAhead } from "./moves.js";
+import { rearrange } from "./tray.js";
 import { footprint, orientOf, placementFault } from "./site.js";
 import { resultLines, seatName, turnLine } from "./status.js";
 import { SYMBOLS } from "./symbols.js";
 import { drawTable, emptyUi } from "./table.js";
+
+//: How long each of the other players' steps is shown (ms).
+const STEP_MS = 700;
+
+// Another player's roll in the tray's manner: the dice still showing stay in place, the new
+// ones tumble where the rerolled ones were.
+function rearrangeStep(before, dice, symbols) {
+  const r = rearrange(before, before.map((_, i) => i), dice.join(""), symbols);
+  return { letters: r.letters, rolled: before.length ? r.rolled : new Set(r.letters.map((_, i) => i)) };
+}
+
+// A tap, not a click of a mouse: it only shows where the tile would go.
+function isTap(event) {
+  if (event && event.pointerType) return event.pointerType === "touch" || event.pointerType === "pen";
+  return !!(event && event.detail !== 0) && window.matchMedia("(hover: none)").matches;
+}
 
 class TreasurePage {
   constructor(root, live, content) {
@@ -31,6 +53,9 @@ class TreasurePage {
     this.wantFocus = null; // a control that was disabled by a redraw: focus it again when it is back
     this.prev = null; // the last view drawn: to keep holds across a reroll and to tell what others did
     this.parsed = { view: null, legal: null };
+    this.steps = []; // the other players' moves still to show (moves.js)
+    this.timer = null;
+    this.log = null; // the game log in sentences (js/log.js): one panel, kept across redraws
     this.handlers = {
       toggle: (i) => this.toggle(i),
       roll: () => this.roll(),
@@ -38,7 +63,8 @@ class TreasurePage {
       choose: (pile) => this.choose(pile),
       rotate: () => this.rotate(),
       suggest: (reroll) => this.suggest(reroll),
-      place: (square) => this.place(square),
+      place: (square, event) => this.place(square, event),
+      confirm: () => { if (this.ui.armed) this.place(this.ui.armed); },
       hover: (square) => { this.ui.hover = square; this.preview(); },
       arrow: (event, square) => this.arrow(event, square),
     };
@@ -62,11 +88,13 @@ class TreasurePage {
     const you = seatOf(view);
     return { state: view.state, content: this.content, rules: this.rules, names: view.seats.map((s) => s.name),
       bots: view.seats.map((s) => s.bot), you, legal: this.legalOf(view), interactive: you !== null && !view.over,
-      busy: this.sender.busy, ui: this.ui, handlers: this.handlers, result: view.result || null, version: view.version };
+      busy: this.sender.busy, ui: this.ui, handlers: this.handlers, result: view.result || null, version: view.version,
+      log: this.log };
   }
 
   send(text) {
     if (this.sender.busy || !this.live.view) return;
+    this.finishSteps(); // the player moves on: the other players' steps are all shown at once
     this.say("");
     const sending = this.sender.send(text);
     this.draw();
@@ -81,7 +109,7 @@ class TreasurePage {
     const { ui } = this;
     const st = this.live.view.state;
     if (this.sender.busy || this.live.view.you !== st.current || st.over || st.rolls === 0 || st.rolls >= this.rules.rolls) return;
-    if (ui.held.has(i)) ui.held.delete(i); else ui.held.add(i);
+    ui.tray.toggle(i);
     this.draw();
   }
 
@@ -93,7 +121,7 @@ class TreasurePage {
     if (st.current !== m.you) { this.say(`R2.3: it is ${seatName(m, st.current)}'s turn; play goes in seat order`, "error"); this.draw(); return; }
     const r = rollAction(m);
     if (r.legal) {
-      if (st.rolls > 0) ui.keep = sortSymbols([...st.dice].filter((_, i) => ui.held.has(i)).join(""), rules.symbols);
+      if (st.rolls > 0) ui.tray.sending(st); // the held dice stay where they are
       this.send(r.text);
       return;
     }
@@ -108,12 +136,12 @@ class TreasurePage {
     let target = null;
     if (pile === null || ui.pile === pile) {
       if (ui.pile) target = `take-${ui.pile}`;
-      ui.pile = null; ui.hover = null;
+      ui.pile = null; ui.hover = null; ui.armed = null;
     } else {
       const places = this.model().legal.takes.get(pile);
       if (!places) return;
       ui.pile = pile;
-      ui.hover = null;
+      ui.hover = null; ui.armed = null;
       if (!places[ui.orient].size && places[ui.orient === "h" ? "v" : "h"].size) ui.orient = ui.orient === "h" ? "v" : "h";
       const first = [...places[ui.orient].keys()][0];
       if (first) target = `sq-${first}`;
@@ -128,24 +156,31 @@ class TreasurePage {
     const top = this.live.view.state.piles.find((p) => p.pile === ui.pile).top;
     if (top.rows === top.cols) return;
     ui.orient = ui.orient === "h" ? "v" : "h";
+    ui.armed = null;
     this.draw();
   }
 
   suggest(reroll) {
     const st = this.live.view.state;
     const out = [...reroll];
-    this.ui.held = new Set();
-    [...st.dice].forEach((letter, i) => {
+    const tray = this.ui.tray;
+    tray.held = new Set();
+    tray.shown(st).forEach((letter, i) => {
       const k = out.indexOf(letter);
-      if (k >= 0) out.splice(k, 1); else this.ui.held.add(i);
+      if (k >= 0) out.splice(k, 1); else tray.held.add(i);
     });
     this.draw();
   }
 
-  place(square) {
+  place(square, event = null) {
     const { ui } = this;
     const m = this.model();
     if (!ui.pile || this.sender.busy) return;
+    if (isTap(event) && ui.armed !== square) { // a first tap shows the tile there
+      ui.armed = square; ui.hover = square;
+      this.draw(`sq-${square}`);
+      return;
+    }
     const places = m.legal.takes.get(ui.pile);
     const top = m.state.piles.find((x) => x.pile === ui.pile).top;
     const orient = orientOf(top, ui.orient);
@@ -202,19 +237,20 @@ class TreasurePage {
     const grid = this.root.querySelector("#my-site .site-grid");
     if (!grid) return;
     grid.querySelectorAll(".ghost").forEach((g) => g.remove());
-    if (!ui.pile || !ui.hover || !this.live.view) return;
+    const at = ui.hover || ui.armed;
+    if (!ui.pile || !at || !this.live.view) return;
     const m = this.model();
     const p = m.state.piles.find((x) => x.pile === ui.pile);
     if (!p || !p.top) return;
     const orient = orientOf(p.top, ui.orient);
     const places = m.legal.takes.get(ui.pile);
-    const ok = !!places && places[orient].has(ui.hover);
+    const ok = !!places && places[orient].has(at);
     const site = this.content.sites[m.state.seats[m.you].site];
-    const f = footprint(p.top.rows, p.top.cols, orient, ui.hover);
+    const f = footprint(p.top.rows, p.top.cols, orient, at);
     const x1 = Math.min(site.cols, f.x0 + f.wid);
     const y1 = Math.min(site.rows, f.y0 + f.hgt);
-    const ghost = h("div", { class: `ghost ${ok ? "ok" : "bad"}`, "data-testid": "ghost", "aria-hidden": "true" },
-      h("span", {}, ok ? `${p.top.tile}` : "✕"));
+    const ghost = h("div", { class: `ghost ${ok ? "ok" : "bad"}${at === ui.armed ? " armed" : ""}`, "data-testid": "ghost",
+      "aria-hidden": "true" }, ok ? treasureArt(p.pile, p.top.rows, p.top.cols, { orient }) : h("span", {}, "✕"));
     ghost.style.gridColumn = `${f.x0 + 1} / ${x1 + 1}`;
     ghost.style.gridRow = `${f.y0 + 1} / ${y1 + 1}`;
     grid.append(ghost);
@@ -250,6 +286,10 @@ class TreasurePage {
     const key = target || (inside && active.dataset ? active.dataset.focus : null) || (idle ? this.wantFocus : null);
     const m = this.model();
     drawTable(this.host, m);
+    // A roll tumbles and a tile drops in once: a later redraw (a hold, a hover) shows them still.
+    this.ui.tray.rolled = new Set();
+    this.ui.rolling = false;
+    this.ui.arriving = new Set();
     if (this.ui.pile) this.lightPlaces(m, key);
     if (key) {
       const el = root.querySelector(`[data-focus="${key}"]`);
@@ -263,54 +303,74 @@ class TreasurePage {
     this.preview();
   }
 
-  // What changed since the last view: keep the holds across a reroll, drop a choice
-  // that is no longer legal, and say what the other players did.
+  // What changed since the last view: keep every die in its place across a reroll (tray.js),
+  // drop a choice that is no longer legal, and show what the other players did, step by step.
   onView(view) {
     const { ui } = this;
     const st = view.state;
-    if (this.prev) {
-      const ps = this.prev.state;
-      if (st.current !== ps.current || st.rolls === 0 || st.rolls < ps.rolls || view.over) {
-        ui.held = new Set(); ui.keep = "";
-      } else if (st.rolls !== ps.rolls || st.dice !== ps.dice) {
-        ui.held = new Set();
-        const used = new Set();
-        for (const letter of ui.keep) {
-          const i = [...st.dice].findIndex((d, k) => d === letter && !used.has(k));
-          if (i >= 0) { used.add(i); ui.held.add(i); }
-        }
-        ui.keep = "";
-      }
-      if (view.version !== this.prev.version) ui.last = lastMoves(this.prev, view) || ui.last;
-    }
+    const prev = this.prev;
+    ui.tray.update(prev ? prev.state : null, st, this.rules.symbols);
     const legal = this.legalOf(view);
-    if (ui.pile && !legal.takes.has(ui.pile)) { ui.pile = null; ui.hover = null; }
-    const moved = !this.prev || this.prev.version !== view.version;
+    if (ui.pile && !legal.takes.has(ui.pile)) { ui.pile = null; ui.hover = null; ui.armed = null; }
+    const moved = !prev || prev.version !== view.version;
+    const steps = moved ? stepsBetween(prev, view, seatOf(view), this.content) : [];
     this.prev = view;
+    this.showLog(view, steps.length ? steps[0].version : null);
+    if (steps.length) {
+      this.finishSteps();
+      this.steps = steps;
+      this.nextStep();
+      return;
+    }
     this.draw();
-    if (moved) {
-      const m = this.model();
-      const res = view.over ? resultLines(m) : null;
-      const dice = st.dice ? ` Dice: ${[...st.dice].map((l) => `${SYMBOLS[l].name} ${l}`).join(", ")}.` : "";
-      this.announce(res ? `${res.headline} ${res.mine || ""}` : `${ui.last ? `${ui.last} ` : ""}${turnLine(m)}${dice}`);
-    }
+    if (moved) this.tell(view);
   }
-}
 
-// What the other players did between two views: the tiles taken, the turns passed.
-function lastMoves(before, after) {
-  const out = [];
-  after.state.seats.forEach((s, i) => {
-    const old = before.state.seats[i];
-    if (!old) return;
-    const had = new Set(old.tiles.map((t) => t.tile));
-    const name = after.seats[i] ? after.seats[i].name : s.name;
-    for (const t of s.tiles) if (!had.has(t.tile)) out.push(`${name} took ${t.tile} at ${t.square}.${t.orient}`);
-    if (s.tiles.length === old.tiles.length && s.turns > old.turns && i !== after.state.current) {
-      out.push(`${name} passed`);
-    }
-  });
-  return out.length ? `Last: ${out.join("; ")}.` : null;
+  // Say the new state to screen readers: the result, or whose turn and the dice.
+  tell(view) {
+    const m = this.model();
+    const st = view.state;
+    const res = view.over ? resultLines(m) : null;
+    const dice = st.dice ? ` Dice: ${this.ui.tray.shown(st).map((l) => `${SYMBOLS[l].name} ${l}`).join(", ")}.` : "";
+    this.announce(res ? `${res.headline} ${res.mine || ""}` : `${turnLine(m)}${dice}`);
+  }
+
+  // Show the next of the other players' steps: its sentence, the dice tumbling for a roll,
+  // its tile dropping onto the site for a take; the tiles of later steps wait hidden.
+  nextStep() {
+    const { ui } = this;
+    const step = this.steps.shift();
+    if (!step) { this.finishSteps(); return; }
+    // A roll with its dice known: they keep their places from the same player's last roll.
+    const before = ui.step && ui.step.seat === step.seat && ui.step.letters ? ui.step.letters : [];
+    if (step.dice) Object.assign(step, rearrangeStep(before, step.dice, this.rules.symbols));
+    ui.step = step;
+    ui.rolling = step.kind === "roll";
+    ui.arriving = new Set(step.tile ? [step.tile] : []);
+    ui.later = tilesAhead(this.steps);
+    this.showLog(this.live.view, step.version);
+    this.draw();
+    this.announce(step.text);
+    this.timer = setTimeout(() => this.nextStep(), STEP_MS);
+  }
+
+  // The log's sentences up to `upTo` (the step being shown; null: all of them).
+  showLog(view, upTo = null) {
+    if (!view || !Array.isArray(view.log)) return;
+    const shown = upTo === null || upTo === undefined ? view : { ...view, log: view.log.filter((e) => e.version <= upTo) };
+    if (this.log) updateLog(this.log, shown); else this.log = logPanel(shown);
+  }
+
+  // Every step shown: the table as the view has it.
+  finishSteps() {
+    const { ui } = this;
+    const showing = !!ui.step;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.steps = [];
+    Object.assign(ui, { step: null, rolling: false, arriving: new Set(), later: new Set() });
+    if (showing && this.live.view) { this.showLog(this.live.view); this.draw(); this.tell(this.live.view); }
+  }
 }
 
 export function mount(root, live, content) {

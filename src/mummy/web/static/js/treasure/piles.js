@@ -1,9 +1,10 @@
-// Treasure's six piles (R1.3): each pile's top tile drawn to its size with the symbols it
-// needs, the tiles left, the exact chance of showing them this turn (R6) with the advice
-// of the snapshot, why it cannot be taken, and its buttons.
+// Treasure's six piles (R1.3): each pile's top tile drawn as its treasure, to its size,
+// with the symbols it needs, the tiles left, the chance of showing them this turn (R6) as
+// a percentage (the exact fraction in its tooltip) with the advice of the snapshot, why it
+// cannot be taken, and its buttons. A card keeps its size whatever it says, so that
+// nothing moves when a pile is chosen.
 import { h } from "../dom.js";
-import { sortSymbols } from "./legal.js";
-import { tileShape } from "./site.js";
+import { treasureArt } from "./art.js";
 import { seatName } from "./status.js";
 import { needsLine } from "./symbols.js";
 
@@ -18,9 +19,13 @@ function missingSymbols(needs, dice) {
   return missing.join("");
 }
 
-function percent(decimal) {
+// A chance as a percentage that never rounds to a certainty it is not: 0% and 100% only
+// when it is exactly so.
+export function percent(decimal) {
   const p = decimal * 100;
   if (p > 0 && p < 1) return `${p.toFixed(2)}%`;
+  if (p > 99.9 && p < 100) return `${p.toFixed(2)}%`;
+  if (p === 0 || p === 100) return `${p}%`;
   return `${p.toFixed(1)}%`;
 }
 
@@ -36,9 +41,9 @@ function odds(c, m) {
   else if (c.reroll) advice = `best: reroll ${c.reroll}`;
   else advice = "no reroll left";
   return [h("p", { class: "odds", "data-testid": "odds", "data-fraction": c.fraction, "data-decimal": String(c.decimal),
-    title: `exact chance for ${seatName(m, st.current)} this turn with the best rerolls (R6)` },
-  h("span", { class: "pct" }, percent(c.decimal)), " ",
-  h("span", { class: "fraction", "aria-label": `exactly ${num} in ${den}` }, `= ${num}/${den}`)),
+    title: `exactly ${num}/${den}: ${seatName(m, st.current)}'s chance this turn with the best rerolls (R6)` },
+  h("span", { class: "pct" }, percent(c.decimal)),
+  h("span", { class: "sr-only" }, ` (exactly ${num} in ${den})`)),
   h("p", { class: "advice muted", "data-testid": "advice", "data-reroll": c.reroll }, advice)];
 }
 
@@ -51,7 +56,7 @@ function pileButtons(p, m, { placeable, auto, selected }) {
   const mine = m.you === st.current && !st.over;
   const buttons = [];
   const reroll = c && c.reroll;
-  const rerolling = st.dice ? sortSymbols([...st.dice].filter((_, i) => !ui.held.has(i)).join(""), m.rules.symbols) : "";
+  const rerolling = st.dice ? ui.tray.rerolling(st, m.rules.symbols) : "";
   if (mine && reroll && reroll.length < m.rules.dice && reroll !== rerolling && st.rolls > 0 && st.rolls < m.rules.rolls) {
     buttons.push(h("button", { type: "button", class: "suggest", "data-focus": `suggest-${p.pile}`, disabled: m.busy,
       title: `hold the other dice and reroll ${reroll}`, onclick: () => m.handlers.suggest(reroll) }, `Hold for it`));
@@ -81,8 +86,9 @@ export function drawPile(p, m) {
     h("span", { class: "left", "data-testid": "left" }, `${p.left} left`));
   if (!top) return h("article", { class: cls, "data-pile": p.pile }, head, h("p", { class: "muted" }, "empty"));
   const parts = [head,
-    h("div", { class: "pile-top" }, tileShape(top.rows, top.cols, p.pile),
-      h("span", { class: "tile-id", "data-testid": "top" }, top.tile),
+    h("div", { class: "pile-top", title: `${top.tile}: ${top.rows}×${top.cols} squares, needs ${top.needs}` },
+      treasureArt(p.pile, top.rows, top.cols, { cls: "pile-art" }),
+      h("span", { class: "tile-id sr-only", "data-testid": "top" }, top.tile),
       h("span", { class: "size muted" }, `${top.rows}×${top.cols}`)),
     needsLine(top.needs), ...odds(top.chance, m)];
   if (!st.over && top.fits === false) {

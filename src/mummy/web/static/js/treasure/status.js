@@ -1,5 +1,5 @@
 // Treasure's lines about the game: whose turn and what to do now, and the result (why it
-// ended, R4.1-R4.3, places, squares and turns, and your own place).
+// ended, R4.1-R4.3, places, squares and turns, and your own place) in one line.
 import { h } from "../dom.js";
 
 export function seatName(m, i) {
@@ -35,23 +35,19 @@ function ordinal(n) {
   return `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
 }
 
+// A seat's place in the result, as the seat list shows it.
+export function placeWord(place) {
+  return place === 1 ? "1st ★" : ordinal(place);
+}
+
+// The game's end in one short line of the status (why it ended, and your place): the
+// results screen (js/results.js, shown by the page shell) has the full table.
 export function drawResult(m) {
   const r = resultLines(m);
   if (!r) return null;
-  const order = r.places.map((p, i) => i).sort((a, b) => r.places[a] - r.places[b] || a - b);
-  return h("section", { class: "panel t-result", id: "result", "data-testid": "result",
-    "data-winners": r.winners.join(","), "aria-live": "polite" },
-  h("h2", {}, "★ Game over"),
-  h("p", { class: "headline" }, r.headline),
-  r.mine ? h("p", { class: "you-result" }, r.mine) : null,
-  h("table", { class: "lines places" },
-    h("thead", {}, h("tr", {}, h("th", { class: "num" }, "place"), h("th", {}, "player"),
-      h("th", { class: "num" }, "squares"), h("th", { class: "num" }, "turns"))),
-    h("tbody", {}, order.map((i) => h("tr", { "data-seat": i, class: r.winners.includes(i) ? "winner" : "" },
-      h("td", { class: "num" }, r.winners.includes(i) ? `${r.places[i]} ★` : String(r.places[i])),
-      h("td", {}, seatName(m, i)),
-      h("td", { class: "num" }, String(r.squares[i])),
-      h("td", { class: "num" }, String(r.turns[i])))))));
+  return h("p", { class: "t-result", id: "result", "data-testid": "result", "data-winners": r.winners.join(",") },
+    h("strong", {}, "★ Game over: "), h("span", { class: "headline" }, r.headline),
+    r.mine ? h("span", { class: "you-result" }, ` ${r.mine}`) : null);
 }
 
 export function turnLine(m) {
@@ -62,7 +58,7 @@ export function turnLine(m) {
   const mine = m.you === st.current;
   const who = mine ? "Your turn" : `${name}'s turn${m.bots && m.bots[st.current] ? " (bot)" : ""}`;
   if (!m.interactive || !mine) return `${who}. ${st.rolls ? `Roll ${st.rolls} of ${rolls}.` : ""}`.trim();
-  if (st.rolls === 0) return "Your turn: roll the dice (Space or R).";
+  if (st.rolls === 0) return "Your turn: roll the dice."; // the keys are in the key hints (not on touch screens)
   if (m.legal.takes.size || m.legal.auto.size) {
     return st.rolls < rolls ? `Roll ${st.rolls} of ${rolls}: take a tile, or hold dice and reroll the others.`
       : `Roll ${rolls} of ${rolls}: take a tile (R3.2).`;
