@@ -326,7 +326,7 @@ def _serve(args: argparse.Namespace) -> int:
     # No permessage-deflate: a state is a few KiB, and compressing every update on the
     # event loop cost more time than anything else the server does per move.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False,
-                **uvicorn_options(limits, MAX_MESSAGE))
+                **uvicorn_options(limits, MAX_MESSAGE, app.state.shunned))
     return 0
 
 

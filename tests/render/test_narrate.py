@@ -15,7 +15,7 @@ from mummy.games import KINDS
 from mummy.render.narrate import LOG_TAIL, NARRATORS, Line, log_entry, narrator_named
 from mummy.render.narrate_tomb_words import ITEM_NAMES, shape_name
 from mummy.render.narrate_words import a_or_n, plural
-from mummy.tomb.actions import BUY, DEFEAT, END, PLACE, parse
+from mummy.tomb.actions import BUY, DEFEAT, DIG, END, PLACE, parse
 from mummy.tomb.content import ITEMS
 from mummy.tomb.game import TombGame
 from mummy.tomb.sheet import Sheet
@@ -96,6 +96,30 @@ def test_every_tomb_action_of_a_bot_game_is_narrated_with_what_the_sheet_gained(
     assert steps > 40 and {PLACE, END} <= kinds
 
 
+def placed_squares(g: TombGame, seat: int, prior: Sheet, after: Sheet) -> set[str]:
+    """The squares of the tiles (and Shovel squares) the sheet gained, read from its
+    placements, not from the covered mask the narrator diffs."""
+    grid = g.maps[seat].grid
+    if after.tiles[:len(prior.tiles)] != prior.tiles:  # an undo took tiles back: nothing new
+        return set()
+    return {grid.square_name(sq) for pid in after.tiles[len(prior.tiles):]
+            for sq in grid.squares() if after.map.placements[pid].squares >> sq & 1}
+
+
+@pytest.mark.parametrize(("seed", "bots"), [(3, ["greedy", "greedy"]), (11, ["strong"])])
+def test_each_tomb_entry_names_the_squares_its_action_covered(seed: int, bots: list[str]) -> None:
+    """A page shows another player's step by its squares (docs/server.md §3.9): a tile's or
+    a room's squares (T3.1), a Shovel square (T6.3); nothing for any other action."""
+    covering = 0
+    for g, seat, text, before, line in played("tomb", seed, bots):
+        kind = parse(text, g.maps[seat].grid).kind
+        squares = placed_squares(g, seat, before.sheet, g.sheets[seat])
+        assert set(line.squares) == squares and len(line.squares) == len(squares), (text, line.squares)
+        assert bool(squares) == (kind in (PLACE, DIG)), (text, line.squares)
+        covering += bool(squares)
+    assert covering >= 10
+
+
 def check_treasure_step(g: TreasureGame, seat: int, text: str, line: Line) -> None:
     action = treasure_parse(text, g.grid(seat))
     assert line.sentence.startswith(f"P{seat} ")
@@ -135,7 +159,7 @@ def test_a_placement_says_its_shape_coins_and_circled_monsters_in_words() -> Non
     before = NARRATORS["tomb"].before(g, 0, "1:1a.r0@A11")
     act(g, "1:1a.r0@A11")
     line = NARRATORS["tomb"].narrate(g, 0, "1:1a.r0@A11", before)
-    assert line == Line("Stub at A11: 3 coins and the way in at A11")  # T5.1: the $3 on A11/B11
+    assert line == Line("Stub at A11: 3 coins and the way in at A11", None, ("A11", "B11"))  # T5.1: the $3 on A11/B11
 
 
 def test_an_undo_says_what_it_took_back() -> None:
@@ -154,4 +178,4 @@ def test_the_table_has_a_narrator_for_every_game_and_an_entry_has_the_contract_f
         narrator_named("chess")
     entry = log_entry(3, 1, "Ann", "roll", Line("Ann rolled: S S A E P", "The dice show S S A E P"))
     assert entry == {"version": 3, "seat": 1, "name": "Ann", "text": "roll", "sentence": "Ann rolled: S S A E P",
-                     "chance": "The dice show S S A E P"}
+                     "chance": "The dice show S S A E P", "squares": []}  # Treasure covers nothing on a sheet

@@ -94,7 +94,7 @@ def test_the_days_board_keeps_each_players_first_finished_game(service: GameServ
 
 def test_daily_results_stay_off_the_all_time_boards(service: GameService, day: str) -> None:
     """Tomb: a daily game is on its day's board, never on the map's. Treasure (R4.3: a full
-    site ranks): the days are tried until one's game fills the site with the first legal action."""
+    site ranks): seeds are tried, in order, until one's game fills the site with the first legal action."""
     tomb = service.create_daily("tomb", "ann", "10.0.0.1")
     finish(service, tomb)
     assert ids(service.leaderboard("tomb", daily=day)) == [tomb["id"]]
@@ -102,16 +102,17 @@ def test_daily_results_stay_off_the_all_time_boards(service: GameService, day: s
     solo = service.create("tomb", [{"name": "ann"}], {})  # an ordinary solo game still counts
     finish(service, solo)
     assert ids(service.leaderboard("tomb", "map1")) == [solo["id"]]
-    for n in range(1, 15):
-        when = f"2026-12-{n:02d}"
+    for n in range(1, 40):  # the day's seed chosen here (not the secret's): the same games every run
+        when = f"2026-12-{n % 28 + 1:02d}" if n < 29 else f"2027-01-{n - 28:02d}"
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(clock, "today", lambda when=when: when)
+            mp.setattr(service, "daily_seed", lambda _kind, _day, n=n: n)
             treasure = service.create_daily("treasure", "ann", "10.0.0.1")
             if finish(service, treasure)["result"]["reason"] == "full":
                 assert ids(service.leaderboard("treasure", daily=when)) == [treasure["id"]]
                 assert service.leaderboard("treasure") == [] and service.leaderboard("treasure", "oasis") == []
                 return
-    pytest.fail("no day's Treasure challenge filled its site with the first legal action")
+    pytest.fail("no Treasure seed filled its site with the first legal action")
 
 
 def test_an_unranked_first_game_is_the_days_entry_all_the_same(service: GameService, day: str) -> None:

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import DatabaseError, OperationalError
 
 from mummy.server.app import MAX_MESSAGE, create_app
-from mummy.server.limits import Limits, uvicorn_options
+from mummy.server.limits import Limits, Shunned, uvicorn_options
 from mummy.server.service import GameService
 from tests.server.conftest import TEST_LIMITS, listening, running
 
@@ -70,6 +70,20 @@ def test_creating_games_is_rate_limited_per_address_and_overall(service: GameSer
     r = TestClient(app, client=("10.0.0.3", 1)).post("/api/games", json=GAME)  # ...up to the server's bound
     assert r.status_code == 429 and "on this server" in r.json()["error"]["message"]
     assert flooder.get("/api/health").status_code == 200  # reading is not limited
+
+
+def test_previews_are_rate_limited_per_address(service: GameService) -> None:
+    """A page asks for previews as the pointer moves (once per place and version): they
+    have their own allowance, and past it the answer is 429 with its words and Retry-After."""
+    client = app_client(service, Limits(previews_per_address="3/minute"))
+    created = client.post("/api/games", json=GAME).json()
+    url = f"/api/games/{created['id']}/preview"
+    headers = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    codes = [client.get(url, params={"action": "end"}, headers=headers).status_code for _ in range(4)]
+    assert codes[:3] != [429] * 3 and codes[3] == 429
+    r = client.get(url, params={"action": "end"}, headers=headers)
+    assert "too many previews" in r.json()["error"]["message"] and int(r.headers["retry-after"]) >= 1
+    assert client.get(f"/api/games/{created['id']}", headers=headers).status_code == 200  # views are not
 
 
 def test_http_actions_are_rate_limited_per_address(service: GameService) -> None:
@@ -201,3 +215,50 @@ def test_an_eight_mib_header_is_refused_at_the_parser(guarded: tuple[str, int]) 
             return  # dropped before it was all sent: refused
         answer = sock.recv(65536)
         assert answer == b"" or answer.startswith(b"HTTP/1.1 4")
+
+
+def _post_from(address: str, source: str, path: str, body: str) -> int:
+    """POST from the loopback address ``source``: the status, or 0 when the server closed
+    the connection instead of answering."""
+    import http.client
+
+    host, port = address.split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=5, source_address=(source, 0))
+    try:
+        conn.request("POST", path, body, {"Content-Type": "application/json"})
+        return conn.getresponse().status
+    except (ConnectionError, http.client.RemoteDisconnected):
+        return 0
+    finally:
+        conn.close()
+
+
+def test_an_address_that_ignores_retry_after_is_closed_at_the_socket_until_then(service: GameService) -> None:
+    """A script that asks again as soon as it is refused costs the server a parse and an
+    answer each time: after ``shun_after`` refusals within one Retry-After, its
+    connections are closed as they are made. Others are served as ever, and the machine's
+    own address (a reverse proxy on the same host) is never shunned."""
+    limits = Limits(games_per_address="2/minute", shun_after=3)
+    app = create_app(service=service, limits=limits)
+    body = '{"game": "tomb", "seats": [{"name": "me"}]}'
+    with running(app, listening(), **uvicorn_options(limits, MAX_MESSAGE, app.state.shunned)) as address:
+        statuses = [_post_from(address, "127.0.0.2", "/api/games", body) for _ in range(8)]
+        assert statuses[:2] == [201, 201] and statuses[2:5] == [429, 429, 429]  # told when to come back
+        assert statuses[5:] == [0, 0, 0]  # came back anyway: closed before a byte was read
+        assert _post_from(address, "127.0.0.3", "/api/games", body) == 201  # everyone else as ever
+        local = [_post_from(address, "127.0.0.1", "/api/games", body) for _ in range(8)]
+        assert local[:2] == [201, 201] and set(local[2:]) == {429}
+
+
+def test_shunned_addresses_are_bounded_and_expire() -> None:
+    now = [0.0]
+    shunned = Shunned(after=2, capacity=2, clock=lambda: now[0])
+    for address in ("10.0.0.1", "10.0.0.1", "10.0.0.2", "10.0.0.2"):
+        shunned.refused(address, 30)
+    assert shunned.shunned("10.0.0.1") and shunned.shunned("10.0.0.2")
+    shunned.refused("10.0.0.3", 30)  # a third address: the oldest is let go
+    assert not shunned.shunned("10.0.0.1") and shunned.shunned("10.0.0.2")
+    now[0] = 31.0  # the window is over: welcome back
+    assert not shunned.shunned("10.0.0.2")
+    shunned.refused("10.0.0.2", 30)
+    assert not shunned.shunned("10.0.0.2")  # a new window starts counting afresh

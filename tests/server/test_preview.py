@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from mummy.render.narrate import LOG_TAIL
@@ -33,7 +34,7 @@ def check_log(view: dict[str, Any]) -> None:
     assert [e["version"] for e in log] == list(range(view["version"] - len(log) + 1, view["version"] + 1))
     names = {s["seat"]: s["name"] for s in view["seats"]}
     for entry in log:
-        assert set(entry) == {"version", "seat", "name", "text", "sentence", "chance"}
+        assert set(entry) == {"version", "seat", "name", "text", "sentence", "chance", "squares"}
         assert entry["name"] == names[entry["seat"]] and entry["sentence"] and "@" not in entry["sentence"]
 
 
@@ -128,3 +129,22 @@ def test_a_sentence_that_fails_never_costs_the_move(service: GameService, monkey
     game_id, token = created["id"], created["seats"][0]["token"]
     assert service.act(game_id, token, "a", 0, "1:5a.r0@J1")["version"] == 1
     assert service.view(game_id, token)["log"][0]["sentence"] == "1:5a.r0@J1"  # the notation stands in
+
+
+def test_a_preview_whose_words_fail_answers_the_engines_action_and_no_warning(
+        service: GameService, monkeypatch: Any) -> None:
+    """A bug in a preview's words or warnings must neither pass for the engine's refusal
+    (a 422 for a legal move) nor fail the page: the action is answered, unworded."""
+    from mummy.render.narrate import NARRATORS
+
+    def broken(*_: Any) -> Any:
+        raise ValueError("a bug in the warnings")
+
+    monkeypatch.setattr(NARRATORS["tomb"], "preview", broken)
+    created = service.create("tomb", [{"name": "Ann"}], {}, seed=FIVE_FIVE)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    answer = service.preview(game_id, token, "1:5A.R0@J1")
+    assert answer == {"version": 0, "action": "1:5a.r0@J1", "sentence": "1:5a.r0@J1", "warnings": [], "uses_after": -1}
+    with pytest.raises(ServiceError) as refused:  # the engine's refusals stay refusals
+        service.preview(game_id, token, "1:5b.r0@A10")
+    assert (refused.value.status, refused.value.rule) == (422, "T3.2")

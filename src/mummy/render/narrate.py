@@ -70,6 +70,7 @@ def narrator_named(name: str) -> Narrator:
 
 def log_entry(version: int, seat: int, name: str, text: str, line: Line) -> dict[str, Any]:
     """A log entry as a view carries it (contracts §1): ``version`` is the game's version
-    after the action, ``text`` its notation, ``sentence`` and ``chance`` its words."""
+    after the action, ``text`` its notation, ``sentence`` and ``chance`` its words,
+    ``squares`` the squares it covered on the seat's sheet (none for most actions)."""
     return {"version": version, "seat": seat, "name": name, "text": text,
-            "sentence": line.sentence, "chance": line.chance}
+            "sentence": line.sentence, "chance": line.chance, "squares": list(line.squares)}

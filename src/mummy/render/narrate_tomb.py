@@ -26,6 +26,7 @@ from mummy.core.errors import IllegalActionError
 from mummy.render.narrate_tomb_words import (
     Before,
     chance_line,
+    covered_squares,
     gains,
     head,
     sealed,
@@ -199,7 +200,7 @@ class TombNarrator:
         action = parse(text, game.maps[seat].grid)
         prior = before.sheet
         sentence = said(head(game, seat, action, prior, after), gains(game, seat, prior, after))
-        return Line(sentence, chance_line(game.chances[before.chances:]))
+        return Line(sentence, chance_line(game.chances[before.chances:]), covered_squares(game, seat, prior, after))
 
     def preview(self, game: TombGame, seat: int, text: str) -> dict[str, Any]:
         return preview(game, seat, text)

@@ -219,6 +219,14 @@ def sealed(prior: Sheet, after: Sheet) -> bool:
     return bool(prior.covered) and bool(prior.open_openings()) and not after.open_openings() and bool(free_left)
 
 
+def covered_squares(game: TombGame, seat: int, prior: Sheet, after: Sheet) -> tuple[str, ...]:
+    """The squares the action covered on the sheet (a tile's, a room's, a Shovel square;
+    T3.1, T6.3), by name in the grid's order: what a page lights up when it shows another
+    player's step. One mask difference, so nearly free per action."""
+    grid = game.maps[seat].grid
+    return tuple(grid.square_name(sq) for sq in iter_bits(after.covered & ~prior.covered))
+
+
 def chance_line(chances: list[Chance]) -> str | None:
     """What chance showed: a round's two dice, a bought die (T4.1, T4.3)."""
     parts = []
@@ -239,4 +247,4 @@ def undone_action(game: TombGame, seat: int) -> Action | None:
     return None
 
 
-__all__ = ["Before", "chance_line", "gains", "head", "sealed", "shape_name", "undone_action"]
+__all__ = ["Before", "chance_line", "covered_squares", "gains", "head", "sealed", "shape_name", "undone_action"]

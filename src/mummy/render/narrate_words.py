@@ -7,11 +7,13 @@ from typing import Any, NamedTuple
 
 
 class Line(NamedTuple):
-    """An action in words: what it did and gained, and what chance showed, if anything
-    (the round's dice, a bought die, a roll)."""
+    """An action in words: what it did and gained, what chance showed, if anything (the
+    round's dice, a bought die, a roll), and the squares it covered on its player's sheet
+    (the Tomb's tiles and digs, by name: a page shows the step without reading notation)."""
 
     sentence: str
     chance: str | None = None
+    squares: tuple[str, ...] = ()
 
 
 #: What a preview's ``uses_after`` says when the answer depends on a roll not yet made.

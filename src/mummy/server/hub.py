@@ -201,6 +201,14 @@ class Connection:
         self._update_version = version
         return queued
 
+    def send_state(self, version: int, text: str) -> bool:
+        """Queue a state of ``version`` (the answer to joining or to a resync): never
+        replaced, and an update older than it, from a broadcast that finishes late, is not
+        sent after it (the client would step back a version)."""
+        queued = self.send_text(text)
+        self._update_version = max(self._update_version, version)
+        return queued
+
     def send_text(self, text: str) -> bool:
         """Queue text; ``False`` when it will not go out. A client whose outbox is full is
         not reading: it is closed, and what it had queued is dropped, not kept for it."""

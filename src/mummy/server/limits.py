@@ -80,6 +80,9 @@ class Limits:
     #: place and version): each costs about what a view does, a few legal-move listings.
     previews_per_address: str = "40/second"
     previews_overall: str = "2000/second"
+    #: Refusals (429) within one ``Retry-After`` after which an address's
+    #: connections are closed as they are made, until the window ends (:class:`Shunned`).
+    shun_after: int = 20
     #: Host names the ``Host`` header may carry; empty: any (a library or a test).
     allowed_hosts: tuple[str, ...] = field(default=())
 
@@ -93,6 +96,9 @@ class RateLimited(Exception):
         self.retry_after = retry_after
 
 
+#: Addresses never shunned (:class:`Shunned`): the machine itself, where a reverse proxy
+#: on the same host connects from.
+NEVER_SHUNNED: Final = frozenset({"127.0.0.1", "::1"})
 #: What each kind of limit counts, in a refusal's words.
 _NAMES: Final = {"games": "new games", "actions": "actions", "previews": "previews"}
 
@@ -141,6 +147,46 @@ LIMITED: Final = (
 )
 
 
+class Shunned:
+    """Client addresses that kept on after a ``429`` told them when to come back: their
+    connections are closed as they are made, before a byte is parsed, until then.
+
+    A refused request is cheap, but not free: a connection, the HTTP parser, the
+    middleware and an answer. A script that ignores ``Retry-After`` and asks again as
+    soon as it is answered took a fifth of the server's time with its refusals alone
+    (the attack of ``make bench``), time the honest players' moves waited for. People
+    and well-behaved scripts never see this: it takes ``shun_after`` refusals within one
+    retry window. The machine's own addresses (a reverse proxy on the same host, which
+    passes the real address on in ``X-Forwarded-For``) are never shunned at the socket,
+    where only the proxy's address is known. At most ``capacity`` addresses are kept;
+    the oldest go first.
+    """
+
+    def __init__(self, after: int = Limits.shun_after, capacity: int = 10_000,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.after = after
+        self.capacity = capacity
+        self._clock = clock
+        self._windows: dict[str, tuple[float, int]] = {}  # address -> (window's end, refusals in it)
+
+    def refused(self, address: str | None, retry_after: float) -> None:
+        """Count a 429 answered to ``address``, whose client was told to wait ``retry_after`` s."""
+        if not address or address in NEVER_SHUNNED:
+            return
+        now = self._clock()
+        until, count = self._windows.pop(address, (0.0, 0))
+        if until <= now:
+            until, count = now + retry_after, 0
+        self._windows[address] = (until, count + 1)  # re-inserted: the newest last
+        if len(self._windows) > self.capacity:
+            self._windows.pop(next(iter(self._windows)))
+
+    def shunned(self, address: str | None) -> bool:
+        """Whether connections from ``address`` are closed at once now."""
+        window = self._windows.get(address or "")
+        return window is not None and window[1] >= self.after and window[0] > self._clock()
+
+
 class Guard:
     """Pure ASGI middleware, outermost of the app's own: the security headers on every
     answer, then the head bounds, the rate limits and the body bound, before any route
@@ -150,10 +196,11 @@ class Guard:
     small JSON, and a client that sends more than the bound is answered at once without
     reading the rest (nothing of it is buffered)."""
 
-    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+    def __init__(self, app: ASGIApp, limits: Limits, shunned: Shunned | None = None) -> None:
         self.app = app
         self.limits = limits
         self.rates = RateLimiter(limits)
+        self.shunned = shunned or Shunned(limits.shun_after)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -178,6 +225,7 @@ class Guard:
                 try:
                     self.rates.hit(kind, client[0] if client else None)
                 except RateLimited as exc:
+                    self.shunned.refused(client[0] if client else None, exc.retry_after)
                     await _answer(send, 429, "too_many_requests", exc.message,
                                   (("retry-after", str(exc.retry_after)),))
                     return
@@ -248,6 +296,8 @@ class GuardedH11Protocol(H11Protocol):
     """
 
     head_timeout: float = Limits.request_head_timeout
+    #: The app's shunned addresses (``app.state.shunned``): closed as they connect.
+    shunned: Shunned | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -255,6 +305,10 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        peer = transport.get_extra_info("peername")
+        if self.shunned is not None and isinstance(peer, tuple) and self.shunned.shunned(peer[0]):
+            transport.abort()  # before a byte is read: it was told when to come back
+            return
         self._arm()
 
     def data_received(self, data: bytes) -> None:
@@ -287,9 +341,11 @@ class GuardedH11Protocol(H11Protocol):
             self.transport.close()
 
 
-def uvicorn_options(limits: Limits, max_message: int) -> dict[str, Any]:
+def uvicorn_options(limits: Limits, max_message: int, shunned: Shunned | None = None) -> dict[str, Any]:
     """The settings ``mummy serve`` gives uvicorn so that the limits hold at the socket:
     the guarded HTTP protocol (h11, which bounds a request head; the default parser does
-    not), and websocket frames no larger than the largest message the game accepts."""
-    protocol = type("GuardedHead", (GuardedH11Protocol,), {"head_timeout": limits.request_head_timeout})
+    not) closing the app's ``shunned`` addresses as they connect, and websocket frames no
+    larger than the largest message the game accepts."""
+    protocol = type("GuardedHead", (GuardedH11Protocol,),
+                    {"head_timeout": limits.request_head_timeout, "shunned": shunned})
     return {"http": protocol, "h11_max_incomplete_event_size": PARSER_HEAD_BYTES, "ws_max_size": max_message}

@@ -138,13 +138,18 @@ class LiveGame:
         seat = self.seat_of(token)
         if self.kind.is_over(self.game) or (self.row.daily is not None and self.row.daily < clock.today()):
             raise ServiceError(409, "over", "the game is over", version=self.version)
-        try:
-            out = NARRATORS[self.row.kind].preview(self.game, seat, text)
+        try:  # the engine's word first, on a copy: a refusal is the action's refusal
+            canonical, _ = self.kind.apply(self.game.copy(), seat, text)
         except RuleError as exc:
             raise ServiceError(422, "illegal", str(exc), rule=exc.rule, where=exc.where,
                                version=self.version) from None
         except ValueError as exc:  # any other unreadable text, as an action's
             raise ServiceError(422, "illegal", f"notation: {exc}", rule="notation", version=self.version) from None
+        try:
+            out = NARRATORS[self.row.kind].preview(self.game, seat, canonical)
+        except Exception:  # a bug in the words must not pass for a refusal, nor fail the page
+            logging.getLogger("mummy.server").exception("previewing %r in game %s", canonical, self.row.id)
+            out = {"action": canonical, "sentence": canonical, "warnings": [], "uses_after": -1}
         return {"version": self.version, **out}
 
     @property

@@ -492,15 +492,10 @@ class GameService:
         with self._current(game_id) as live:
             return live.view_for(token)
 
-    def views(self, game_id: str, tokens: list[str | None]) -> list[dict[str, Any]]:
-        """Each connection's view at one and the same version (one call for a broadcast)."""
-        with self._current(game_id) as live:  # held across the views: no move slips in between
-            return [live.view_for(token) for token in tokens]
-
     def views_now(self, game_id: str, tokens: list[str | None]) -> list[dict[str, Any]] | None:
-        """:meth:`views` without waiting, for the event loop: ``None`` when the game is not
-        in memory or busy (a move being written, a bot thinking); call :meth:`views` in a
-        worker thread then."""
+        """Each connection's view at one and the same version, without waiting, for the event
+        loop (``Play.view``): ``None`` when the game is not in memory or busy (a move being
+        written, a bot thinking); call :meth:`view` in a worker thread then."""
         live = self._take_now(game_id)
         if live is None:
             return None
@@ -510,13 +505,13 @@ class GameService:
             live.lock.release()
 
     def view_texts(self, game_id: str, tokens: list[str | None]) -> list[tuple[int, str]]:
-        """:meth:`views` as (version, JSON text) pairs, each encoded once per version
+        """Each connection's view at one and the same version as (version, JSON text), encoded once per version
         (``LiveGame.view_text``): what a broadcast or a resync sends."""
         with self._current(game_id) as live:
             return [(live.version, live.view_text(token)) for token in tokens]
 
     def view_texts_now(self, game_id: str, tokens: list[str | None]) -> list[tuple[int, str]] | None:
-        """:meth:`view_texts` without waiting, for the event loop (``None``: see :meth:`views_now`)."""
+        """:meth:`view_texts` without waiting, for the event loop (``None``: as :meth:`views_now`)."""
         live = self._take_now(game_id)
         if live is None:
             return None

@@ -75,7 +75,7 @@ async def _joined(conn: Connection, hub: Hub, play: Play, game_id: str, token: s
     if refusal is not None:
         conn.close(CLOSE_TRY_LATER, refusal)
         return False
-    conn.send_text(view_message("state", version, text))
+    conn.send_state(version, view_message("state", version, text))
     return True
 
 
@@ -124,4 +124,4 @@ async def _sync(conn: Connection, play: Play, game_id: str, token: str | None, d
     if isinstance(since, int) and not isinstance(since, bool) and 0 <= since <= version:
         with contextlib.suppress(ServiceError):
             extra = await play.log_since(game_id, since, token)
-    conn.send_text(view_message("state", version, text, extra))
+    conn.send_state(version, view_message("state", version, text, extra))

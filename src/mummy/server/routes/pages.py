@@ -57,10 +57,12 @@ def version_of(data: bytes) -> str:
 
 
 def _etag_matches(etag: str, headers: Headers) -> bool:
+    """Whether ``If-None-Match`` names ``etag`` (compared weakly, as RFC 9110 asks of it)."""
     asked = headers.get("if-none-match")
     if asked is None:
         return False
-    return asked.strip() == "*" or etag in (tag.strip().removeprefix("W/") for tag in asked.split(","))
+    ours = etag.removeprefix("W/")
+    return asked.strip() == "*" or ours in (tag.strip().removeprefix("W/") for tag in asked.split(","))
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,9 @@ class Document:
 
     @property
     def etag(self) -> str:
-        return f'"{self.version}"'
+        # Weak: the same document goes out as it is or compressed (gzip, br, zstd), and a
+        # strong tag must differ between encodings (RFC 9110 §8.8.3).
+        return f'W/"{self.version}"'
 
     def answer(self, request: Request, immutable: bool = False) -> Response:
         """The document, or ``304`` when the browser holds this version; immutable when

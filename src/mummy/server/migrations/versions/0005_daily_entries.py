@@ -31,7 +31,8 @@ _entries = sa.table("daily_entries", sa.column("day", sa.String), sa.column("kin
                     sa.column("entrant", sa.String), sa.column("game_id", sa.String),
                     sa.column("ranked", sa.Boolean), sa.column("ranking", sa.Integer),
                     sa.column("finished", sa.DateTime))
-#: The entrant of a game that has none: the game itself (also the service's rule, boards.py).
+#: The entrant of a game that has none: the game itself (also the service's rule, LEGACY_ENTRANT in
+#: repository.py: a migration stands alone, so the rule is written here again).
 LEGACY = "game:"
 
 

@@ -39,15 +39,16 @@ const SOUNDS = {
 };
 
 export class Sounds {
-  constructor(storage = localStorage) {
-    this.storage = storage;
+  constructor(storage = undefined) {
+    // Storage may be refused (a privacy setting): then the toggle lasts for this page only.
+    try { this.storage = storage || window.localStorage; } catch { this.storage = null; }
     this.context = null;
-    this.on = storage.getItem(SOUND_KEY) === "on"; // off unless this browser turned them on
+    try { this.on = !!this.storage && this.storage.getItem(SOUND_KEY) === "on"; } catch { this.on = false; }
   }
 
   set(on) {
     this.on = on;
-    this.storage.setItem(SOUND_KEY, on ? "on" : "off");
+    try { if (this.storage) this.storage.setItem(SOUND_KEY, on ? "on" : "off"); } catch { /* not remembered */ }
     if (on) this._context(); // made inside the click: browsers start audio only after a gesture
   }
 

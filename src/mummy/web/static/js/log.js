@@ -72,6 +72,8 @@ export function updateLog(panel, view) {
   for (const li of [...list.children]) if (!versions.has(li.dataset.version)) li.remove();
   panel.querySelector(".log-empty").hidden = list.children.length > 0;
   list.scrollTop = list.scrollHeight;
+  // A panel not yet on the page has no height: scroll to the newest once it is laid out.
+  if (!panel.isConnected) requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
   return panel;
 }
 

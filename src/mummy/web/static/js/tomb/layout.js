@@ -32,7 +32,7 @@ export function fold(key, title, attrs, ...body) {
   d.addEventListener("toggle", () => {
     const all = folds();
     all[key] = d.open;
-    localStorage.setItem(FOLDS_KEY, JSON.stringify(all));
+    try { localStorage.setItem(FOLDS_KEY, JSON.stringify(all)); } catch { /* not remembered */ }
   });
   return d;
 }

@@ -2,7 +2,8 @@
 // cursor, the square a tap has chosen), what the legal actions allow for it, and the drawing
 // of the whole page on every change, on one screen: the map, beside it the round's dice with
 // the chosen die's controls, and the panels (layout.js, css/tomb.css). The sheet (board.js),
-// the controls (tools.js) and the panels (panels.js) are drawn by their own modules.
+// the controls (tools.js) and the panels (panels.js) are drawn by their own modules; the
+// other players' moves are shown one step at a time (steps.js).
 import { describeError, errorText } from "../api.js";
 import { rulesOf } from "../constants.js";
 import { ARROWS, h, loadStylesheet } from "../dom.js";
@@ -12,6 +13,7 @@ import { usesDie, withEqualDice } from "./actions.js";
 import { actionAt, boardSheet, edgeAction, moveCursor, wandEdge } from "./board.js";
 import { actionWords, fitToScreen, freshSquares, newRoll } from "./layout.js";
 import { phaseName, sidePanels } from "./panels.js";
+import { Steps, revealIn, staged } from "./steps.js";
 import { diceRow, globalButtons, toolButtons } from "./tools.js";
 import { Previews, confirmWarnings } from "./warn.js";
 
@@ -38,6 +40,8 @@ class TombPage {
     this.view = live.view;
     this.legal = actionsOf(this.view);
     this.drawn = null; // the view drawn last: what changed since is animated
+    this.steps = new Steps(() => this.render()); // the other players' moves still being shown
+    this.shownStep = null; // the step drawn last: a new one slides in and is told
     this.sheetLayers = null;
     this.mapNow = null;
     const part = (tag, cls, attrs = {}) => h(tag, { class: cls, ...attrs });
@@ -54,7 +58,9 @@ class TombPage {
       side: part("aside", "tomb-side", { "aria-label": "Your sheet's tracks and the other players" }),
     };
     const { els } = this;
-    const actions = h("section", { class: "panel tomb-actions", "aria-label": "What to do" }, els.tools, els.message, els.global);
+    // The buttons that need no die first: choosing a die grows only what is below them, so
+    // Buy, Undo and End the round never move under the pointer.
+    const actions = h("section", { class: "panel tomb-actions", "aria-label": "What to do" }, els.global, els.tools, els.message);
     els.layout.append(els.board, h("div", { class: "tomb-controls" }, els.status, actions, els.log), els.side);
     root.append(els.layout);
   }
@@ -68,6 +74,7 @@ class TombPage {
 
   async act(text) {
     if (this.sender.busy || this.asking) return;
+    if (this.steps.stop()) this.render(); // the player moves on: the other players' steps are all shown
     const action = this.legal.find((a) => a.text === text);
     if (Previews.checked(action) && !(await this.confirmed(action))) {
       this.say("Cancelled: nothing was spent.", "info");
@@ -95,7 +102,8 @@ class TombPage {
   async confirmed(action) {
     this.asking = true;
     try {
-      const seen = await this.previews.fetch(action.text);
+      // A failed ask is not kept (warn.js): asked once more before the move goes unasked.
+      const seen = (await this.previews.fetch(action.text)) ?? (await this.previews.fetch(action.text));
       const warnings = seen && seen.warnings ? seen.warnings : [];
       if (!warnings.length) return true;
       return await confirmWarnings(warnings, { title: ASK[action.kind] || "This move wastes something", confirm: "Do it anyway" });
@@ -160,15 +168,21 @@ class TombPage {
     this.legal = withEqualDice(actionsOf(view), sheet.dice.row);
     const map = content.maps[sheet.map];
     if (ui.slot !== null && !this.sourceActions().length) Object.assign(ui, { slot: null, tool: null, armed: null }); // used up, or gone
-    // What arrived since the last drawing: tiles fade in, a new roll rolls (once).
+    // What arrived since the last drawing: tiles fade in, a new roll rolls (once); the
+    // other players' moves are queued as steps (steps.js), a roll held for its step.
     const changed = !this.drawn || this.drawn.version !== view.version;
-    const fresh = changed ? freshSquares(this.drawn, view) : NOTHING;
-    const rolled = changed && newRoll(this.drawn, view);
-    if (changed) {
-      this.drawLog(view);
-      if (this.tellVersion) this.tellSentence();
-    }
+    const newDice = changed && newRoll(this.drawn, view);
+    const held = changed && this.steps.arrive(this.drawn, view, this.mine() ? view.you : null, newDice);
+    const step = this.steps.current;
+    const stepped = step !== this.shownStep;
+    this.shownStep = step;
+    const fresh = this.freshNow(changed, stepped, you);
+    const rolled = (newDice && !held) || (stepped && this.steps.rolling());
+    if (changed || stepped) this.drawLog(view, step);
+    if (changed && this.tellVersion) this.tellSentence();
     this.drawn = view;
+    const later = this.steps.later();
+    const sheets = view.state.sheets.map((s, i) => staged(s, later.get(i)));
     const playing = this.mine() && !view.over;
     const focusKey = this.focusedKey();
     els.status.replaceChildren(
@@ -176,10 +190,12 @@ class TombPage {
         h("span", { class: "badge", id: "phase", "data-phase": sheet.phase }, phaseName(sheet.phase, this.rules)),
         view.over ? h("span", { class: "muted" }, "· game over") : null),
       diceRow(this, sheet, rolled));
-    els.board.replaceChildren(boardSheet(this, map, sheet, fresh.get(you)));
+    els.board.replaceChildren(boardSheet(this, map, sheets[you], fresh.get(you)));
     els.tools.replaceChildren(playing ? toolButtons(this, sheet) : h("p", { class: "muted" }, view.over ? "The game is over." : "Watching."));
     els.global.replaceChildren(...(playing ? [globalButtons(this, sheet)] : []));
-    els.side.replaceChildren(...sidePanels(this, sheet, map, you, fresh).filter(Boolean));
+    els.side.replaceChildren(...sidePanels(this, sheet, map, you, fresh, sheets).filter(Boolean));
+    if (stepped) this.tellStep(step);
+    els.layout.toggleAttribute("data-steps", !!step);
     if (focusKey) {
       // Keyboard users keep their place when the page is redrawn (any player's move redraws it).
       const again = els.layout.querySelector(focusKey);
@@ -197,14 +213,40 @@ class TombPage {
     return true;
   }
 
-  // The game's log in sentences (js/log.js), redrawn when the game moves on.
-  drawLog(view) {
+  // Another player's step in the message line, with their name (as the log names them),
+  // marked with its version; their sheet is brought into the side column's view.
+  tellStep(step) {
+    if (!step) {
+      delete this.els.message.dataset.step;
+      return;
+    }
+    const words = step.sentence || step.text;
+    this.say(words.startsWith(step.name) ? words : `${step.name}: ${words}`, "step");
+    this.els.message.dataset.step = String(step.version);
+    revealIn(this.els.side, this.els.side.querySelector(`[data-other="${step.seat}"]`));
+  }
+
+  // The squares that glow as they arrive, by seat: while steps are shown, another seat's
+  // are its step's (once, as the step begins); else the tiles new since the last view.
+  freshNow(changed, stepped, you) {
+    const fresh = changed ? freshSquares(this.drawn, this.view) : NOTHING;
+    if (!this.steps.active) return fresh;
+    const out = new Map(stepped ? this.steps.arriving() : NOTHING);
+    if (this.mine() && fresh.has(you)) out.set(you, fresh.get(you)); // a spectator's sheet 0 steps too
+    return out;
+  }
+
+  // The game's log in sentences (js/log.js), redrawn when the game moves on; while another
+  // player's steps are shown, up to the step being shown, which is lit.
+  drawLog(view, step) {
+    const shown = step ? { ...view, log: (view.log || []).filter((e) => e.version <= step.version) } : view;
     if (!this.logBox) {
-      this.logBox = logPanel(view);
+      this.logBox = logPanel(shown);
       this.els.log.append(this.logBox);
     } else {
-      updateLog(this.logBox, view);
+      updateLog(this.logBox, shown);
     }
+    for (const li of this.logBox.querySelectorAll(".log-entry")) li.classList.toggle("log-step", !!step && li.dataset.version === String(step.version));
   }
 
   // A selector for the element that has the focus, to find its new copy after a redraw.
@@ -257,6 +299,11 @@ export function mount(root, live, content) {
   document.addEventListener("keydown", (e) => page.onKey(e));
   window.addEventListener("resize", () => fitToScreen(page.els.layout));
   live.addEventListener("view", () => page.render());
+  // A click or a key while the other players' steps are shown shows the rest at once; the
+  // page is drawn again after the click has done its own work (its target stays in place).
+  const skip = () => { if (page.steps.stop()) setTimeout(() => page.render()); };
+  document.addEventListener("click", skip, true);
+  document.addEventListener("keydown", (e) => { if (!["Shift", "Control", "Alt", "Meta"].includes(e.key)) skip(); }, true);
   live.addEventListener("refused", (e) => page.say(describeError(e.detail), "error"));
   page.render();
 }

@@ -123,11 +123,11 @@ export function resultsPanel(view) {
 // The panels beside the map, each folding (layout.js): the final scores once the game is
 // over, the players, the backpack, the Monster Log (with the chosen die's defeats lit up),
 // the Tile Table, the score, and the other players' sheets (read only, their new tiles
-// fading in). `p` is the page (page.js).
-export function sidePanels(p, sheet, map, you, fresh) {
+// fading in; `sheets` as they are shown while their steps play, steps.js). `p` is the page (page.js).
+export function sidePanels(p, sheet, map, you, fresh, sheets = p.view.state.sheets) {
   const { view, content, rules, ui } = p;
   const defeats = typeof ui.slot === "number" ? p.sourceActions().filter((a) => a.kind === "defeat") : [];
-  const others = view.state.sheets.map((s, i) => ({ s, i })).filter(({ i }) => i !== you);
+  const others = sheets.map((s, i) => ({ s, i })).filter(({ i }) => i !== you);
   return [
     resultsPanel(view),
     fold("players", "Players", {}, playersPanel(view, rules)),

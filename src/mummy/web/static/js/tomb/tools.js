@@ -172,6 +172,11 @@ export function toolButtons(p, sheet) {
 // as sources, undo, and ending the round (or the game, after the last round).
 export function globalButtons(p, sheet) {
   const { ui, legal } = p;
+  // Why the round cannot end yet, in words (T4.4), for the disabled button's tooltip.
+  const endBlocked = (row) => {
+    const unused = row.dice.row.filter((d) => !d.used).map((d) => d.slot);
+    return unused.length ? `Use or discard ${unused.length > 1 ? "dice" : "die"} ${unused.join(" and ")} first (T4.4)` : "Not your turn";
+  };
   const btn = (want, label, id, attrs = {}) => {
     const a = findAction(legal, want);
     const text = a ? a.text : notation(want);
@@ -193,5 +198,6 @@ export function globalButtons(p, sheet) {
       ...items),
     choose,
     h("div", { class: "row end-row" }, undoButton(p.view, (t) => p.act(t)),
-      btn({ kind: "end" }, sheet.phase === "after" ? "Finish the game" : "End the round", "end", { class: "primary" })));
+      btn({ kind: "end" }, sheet.phase === "after" ? "Finish the game" : "End the round", "end",
+        { class: "primary", title: findAction(legal, { kind: "end" }) ? null : endBlocked(sheet) })));
 }

@@ -24,14 +24,20 @@ export class Previews {
   }
 
   // The preview of `text` at the live view's version, or null (no preview on this server,
-  // an illegal action, or no connection): asked once per version.
+  // an illegal action, or no connection): asked once per version, again after a failure.
   get(text) {
     const { live } = this;
     if (typeof API.preview !== "function" || !live.token || !live.view) return Promise.resolve(null);
     const key = `${live.view.version}|${text}`;
     if (!this.cache.has(key)) {
       if (this.cache.size > 200) this.cache.clear();
-      this.cache.set(key, API.preview(live.id, live.token, text).catch(() => null));
+      // A failed ask (a rate limit, a dropped connection) is not kept: the click asks again,
+      // so that a place pointed at during a hiccup still gets its question.
+      const asked = API.preview(live.id, live.token, text).catch(() => {
+        if (this.cache.get(key) === asked) this.cache.delete(key);
+        return null;
+      });
+      this.cache.set(key, asked);
     }
     return this.cache.get(key);
   }

@@ -59,7 +59,8 @@ function pileButtons(p, m, { placeable, auto, selected }) {
   const rerolling = st.dice ? ui.tray.rerolling(st, m.rules.symbols) : "";
   if (mine && reroll && reroll.length < m.rules.dice && reroll !== rerolling && st.rolls > 0 && st.rolls < m.rules.rolls) {
     buttons.push(h("button", { type: "button", class: "suggest", "data-focus": `suggest-${p.pile}`, disabled: m.busy,
-      title: `hold the other dice and reroll ${reroll}`, onclick: () => m.handlers.suggest(reroll) }, `Hold for it`));
+      title: `hold the other dice and reroll ${reroll}`, "aria-label": `Hold for the ${p.pile}`,
+      onclick: () => m.handlers.suggest(reroll) }, `Hold for it`));
   }
   if (auto) {
     buttons.push(h("button", { type: "button", class: "take-auto primary", "data-focus": `auto-${p.pile}`, disabled: m.busy,
@@ -69,6 +70,7 @@ function pileButtons(p, m, { placeable, auto, selected }) {
   if (placeable || !auto) {
     buttons.push(h("button", { type: "button", class: `take${placeable ? " primary" : ""}`, "data-focus": `take-${p.pile}`,
       disabled: !placeable || m.busy, "aria-pressed": selected ? "true" : "false",
+      "aria-label": `${selected ? "Placing" : auto ? "Place" : "Take"} the ${p.pile}`, // six "Take"s read alike
       onclick: () => m.handlers.choose(p.pile) }, selected ? "Placing…" : auto ? "Place" : "Take"));
   }
   return h("div", { class: "pile-actions row" }, buttons);
