@@ -149,7 +149,9 @@ class Watched:
         assert not self.errors, f"script errors: {self.errors}"
 
 
-def _watched(browser: Any, base: str, viewport: dict[str, int]) -> Iterator[Watched]:
+def watched(browser: Any, base: str, viewport: dict[str, int]) -> Iterator[Watched]:
+    """A watched context of this size for a fixture to yield from: closed, and checked for
+    script errors and outside requests, after the test."""
     w = Watched(browser, base, viewport)
     try:
         yield w
@@ -163,13 +165,13 @@ def _watched(browser: Any, base: str, viewport: dict[str, int]) -> Iterator[Watc
 @pytest.fixture
 def web(browser: Any, server: str) -> Iterator[Watched]:
     """A fresh, watched browser context on the test server (desktop size)."""
-    yield from _watched(browser, server, {"width": 1280, "height": 900})
+    yield from watched(browser, server, {"width": 1280, "height": 900})
 
 
 @pytest.fixture
 def phone(browser: Any, server: str) -> Iterator[Watched]:
     """The same at a phone's size."""
-    yield from _watched(browser, server, {"width": 390, "height": 844})
+    yield from watched(browser, server, {"width": 390, "height": 844})
 
 
 def shot(page: Any, name: str) -> None:

@@ -13,7 +13,7 @@ import pytest
 from mummy.bots.registry import make_agent
 from mummy.games import KINDS
 from tests.helpers import FIVE_FIVE_SEED
-from tests.web.conftest import ARTIFACTS, Watched, api, create, live_view, page_version, wait_moved
+from tests.web.conftest import ARTIFACTS, Watched, api, create, live_view, page_version, wait_moved, watched
 
 TOMB = KINDS["tomb"]
 
@@ -28,34 +28,21 @@ class _Touch:
         return self.browser.new_context(**options, has_touch=True, is_mobile=True)
 
 
-def _context(browser: Any, base: str, viewport: dict[str, int]) -> Iterator[Watched]:
-    """A watched context of this size (as conftest's ``web``): closed, and checked for
-    script errors and outside requests, after the test."""
-    w = Watched(browser, base, viewport)
-    try:
-        yield w
-    finally:
-        try:
-            w.check()
-        finally:
-            w.context.close()
-
-
 @pytest.fixture
 def laptop(browser: Any, server: str) -> Iterator[Watched]:
     """A watched context at 1366×768, the commonest laptop screen."""
-    yield from _context(browser, server, {"width": 1366, "height": 768})
+    yield from watched(browser, server, {"width": 1366, "height": 768})
 
 
 @pytest.fixture
 def wide(browser: Any, server: str) -> Iterator[Watched]:
-    yield from _context(browser, server, {"width": 1920, "height": 1080})
+    yield from watched(browser, server, {"width": 1920, "height": 1080})
 
 
 @pytest.fixture
 def touch(browser: Any, server: str) -> Iterator[Watched]:
     """A phone (390×844) with a touch screen: taps, not clicks."""
-    yield from _context(_Touch(browser), server, {"width": 390, "height": 844})
+    yield from watched(_Touch(browser), server, {"width": 390, "height": 844})
 
 
 def screen(page: Any, name: str) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import ARTIFACTS, Watched, create, live_view, shot, wait_moved
+from tests.web.conftest import ARTIFACTS, Watched, create, live_view, shot, wait_moved, watched
 
 # Every change of the step shown, as the page marks it on the message line: (version, text).
 RECORD = """() => {
@@ -27,14 +27,7 @@ RECORD = """() => {
 @pytest.fixture
 def desk(browser: Any, server: str) -> Iterator[Watched]:
     """A watched browser context at 1366×768, the desktop size of the issue."""
-    w = Watched(browser, server, {"width": 1366, "height": 768})
-    try:
-        yield w
-    finally:
-        try:
-            w.check()
-        finally:
-            w.context.close()
+    yield from watched(browser, server, {"width": 1366, "height": 768})
 
 
 def _game_with_a_bot(web: Watched) -> Any:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import Watched, api, create, live_view, page_version, shot, wait_moved
+from tests.web.conftest import Watched, api, create, live_view, page_version, shot, wait_moved, watched
 from tests.web.test_treasure_browser import takes_of
 
 DESKTOP = {"width": 1366, "height": 768}
@@ -29,26 +29,14 @@ class _Touch:
         return self.browser.new_context(**kwargs, has_touch=True, is_mobile=True)
 
 
-def _context(browser: Any, base: str, viewport: dict[str, int]) -> Iterator[Watched]:
-    """A watched context (no outside request, no script error), closed after the test."""
-    w = Watched(browser, base, viewport)
-    try:
-        yield w
-    finally:
-        try:
-            w.check()
-        finally:
-            w.context.close()
-
-
 @pytest.fixture
 def desk(browser: Any, server: str) -> Iterator[Watched]:
-    yield from _context(browser, server, DESKTOP)
+    yield from watched(browser, server, DESKTOP)
 
 
 @pytest.fixture
 def touch(browser: Any, server: str) -> Iterator[Watched]:
-    yield from _context(_Touch(browser), server, PHONE)
+    yield from watched(_Touch(browser), server, PHONE)
 
 
 def _open(w: Watched, body: dict[str, Any]) -> Any:
