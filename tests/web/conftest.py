@@ -149,6 +149,17 @@ class Watched:
         assert not self.errors, f"script errors: {self.errors}"
 
 
+class Touch:
+    """The browser, opening contexts with a touch screen (Playwright's hasTouch): for a
+    phone's fixture, ``watched(Touch(browser), ...)``."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        return self.browser.new_context(**options, has_touch=True, is_mobile=True)
+
+
 def watched(browser: Any, base: str, viewport: dict[str, int]) -> Iterator[Watched]:
     """A watched context of this size for a fixture to yield from: closed, and checked for
     script errors and outside requests, after the test."""
@@ -206,3 +217,21 @@ def page_version(page: Any) -> int:
 def wait_moved(page: Any, above: int) -> None:
     """Wait until the page holds a view newer than version ``above``."""
     page.wait_for_function("v => window.mummyLive.view && window.mummyLive.view.version > v", arg=above)
+
+
+def play_to_end(base: str, body: dict[str, Any] | None = None, daily: str | None = None) -> tuple[str, str]:
+    """Create a one-person game (or a daily one) and play ``legal[0]`` until it is over."""
+    if daily:
+        created = api(base, f"/api/daily/{daily}", {"name": (body or {}).get("name")})
+    else:
+        assert body is not None
+        created = create(base, body)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    view = api(base, f"/api/games/{game_id}", token=token)
+    for n in range(2000):
+        if view["over"]:
+            return game_id, token
+        answer = api(base, f"/api/games/{game_id}/actions",
+                     {"client_id": f"t{n}", "version": view["version"], "action": view["legal"][0]}, token)
+        view = answer["state"]
+    raise AssertionError("the game did not end")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import ARTIFACTS, Watched, api, create, shot
+from tests.web.conftest import ARTIFACTS, Watched, create, play_to_end, shot
 
 #: The impacts that fail the scan (axe's scale: minor, moderate, serious, critical).
 FAILING = ("serious", "critical")
@@ -46,19 +46,6 @@ def scan(page: Any, name: str) -> list[Violation]:
             for v in results["violations"] if v["impact"] in FAILING]
 
 
-def _finished(base: str, game: str) -> tuple[str, str]:
-    """A one-person game played to its end with its first legal action each time."""
-    created = create(base, {"game": game, "seats": [{"name": "Fin"}], "seed": 5})
-    game_id, token = created["id"], created["seats"][0]["token"]
-    view = api(base, f"/api/games/{game_id}", token=token)
-    for n in range(2000):
-        if view["over"]:
-            return game_id, token
-        view = api(base, f"/api/games/{game_id}/actions",
-                   {"client_id": f"a{n}", "version": view["version"], "action": view["legal"][0]}, token)["state"]
-    raise AssertionError("the game did not end")
-
-
 def _game(game: str, ready: str) -> Callable[[Watched, Any], None]:
     def open_game(web: Watched, page: Any) -> None:
         created = create(web.base, {"game": game, "seats": [{"name": "Ada"}], "seed": 1})
@@ -75,14 +62,14 @@ def _tomb_with_a_die(web: Watched, page: Any) -> None:
 
 def _results(game: str) -> Callable[[Watched, Any], None]:
     def open_results(web: Watched, page: Any) -> None:
-        game_id, token = _finished(web.base, game)
+        game_id, token = play_to_end(web.base, {"game": game, "seats": [{"name": "Fin"}], "seed": 5})
         page.goto(f"{web.base}/play/{game_id}#token={token}")
         page.wait_for_selector(".results-table")  # the results screen, over the game
     return open_results
 
 
 def _replay(web: Watched, page: Any) -> None:
-    game_id, _ = _finished(web.base, "tomb")
+    game_id, _ = play_to_end(web.base, {"game": "tomb", "seats": [{"name": "Fin"}], "seed": 5})
     page.goto(f"{web.base}/replay/{game_id}")
     page.wait_for_selector("#app[data-ready=yes]")
     page.keyboard.press("End")

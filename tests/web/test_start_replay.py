@@ -6,29 +6,11 @@ import json
 import re
 from typing import Any
 
-from tests.web.conftest import Watched, api, create, live_view, shot
+from tests.web.conftest import Watched, api, create, live_view, play_to_end, shot
 
 #: A predicate, as a function: a bare expression would be eval'd in the page, which our CSP forbids.
 LIVE_VIEW = "() => window.mummyLive && window.mummyLive.view"
 SEAT_1 = "() => window.mummyLive && window.mummyLive.view && window.mummyLive.view.you === 1"
-
-
-def _finish(base: str, body: dict[str, Any] | None = None, daily: str | None = None) -> tuple[str, str]:
-    """Create a one-person game (or a daily one) and play ``legal[0]`` until it is over."""
-    if daily:
-        created = api(base, f"/api/daily/{daily}", {"name": (body or {}).get("name")})
-    else:
-        assert body is not None
-        created = create(base, body)
-    game_id, token = created["id"], created["seats"][0]["token"]
-    view = api(base, f"/api/games/{game_id}", token=token)
-    for n in range(2000):
-        if view["over"]:
-            return game_id, token
-        answer = api(base, f"/api/games/{game_id}/actions",
-                     {"client_id": f"t{n}", "version": view["version"], "action": view["legal"][0]}, token)
-        view = answer["state"]
-    raise AssertionError("the game did not end")
 
 
 def _start(web: Watched) -> Any:
@@ -151,8 +133,8 @@ def test_start_page_errors_keep_what_was_typed_and_join_by_link(web: Watched) ->
 
 def test_daily_challenge_and_best_scores(web: Watched) -> None:
     # Finished games for the boards: a daily Tomb game, and a solo Tomb on a secret seed on map 2.
-    daily_id, _ = _finish(web.base, {"name": "Dora"}, daily="tomb")
-    best_id, _ = _finish(web.base, {"game": "tomb", "seats": [{"name": "Bea"}], "map": "map2"})
+    daily_id, _ = play_to_end(web.base, {"name": "Dora"}, daily="tomb")
+    best_id, _ = play_to_end(web.base, {"game": "tomb", "seats": [{"name": "Bea"}], "map": "map2"})
 
     page = _start(web)
     daily = page.inner_text("#daily-tomb-board")
@@ -235,7 +217,7 @@ def _check_replay(page: Any, record: dict[str, Any], name: str) -> None:
 
 def _replayed_to_the_end(web: Watched, body: dict[str, Any], name: str) -> tuple[Any, dict[str, Any]]:
     """Finish a game, open its replay, check every step, and go to the last one."""
-    game_id, _ = _finish(web.base, body)
+    game_id, _ = play_to_end(web.base, body)
     record = api(web.base, f"/api/games/{game_id}/record")
     page = _replay(web, game_id)
     _check_replay(page, record, name)
@@ -263,7 +245,7 @@ def test_replay_of_a_tomb_game(web: Watched) -> None:
 
 
 def test_my_games_links_a_finished_game_to_its_replay(web: Watched) -> None:
-    game_id, token = _finish(web.base, {"game": "treasure", "seats": [{"name": "Fin"}], "seed": 7})
+    game_id, token = play_to_end(web.base, {"game": "treasure", "seats": [{"name": "Fin"}], "seed": 7})
     page = _start(web)
     page.evaluate("""async ([id, token]) => {
         const { seats } = await import('/static/js/api.js');
@@ -298,7 +280,7 @@ def test_start_page_on_a_phone(phone: Watched) -> None:
     assert focused and page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
 
     # The replay page fits a phone too.
-    game_id, _ = _finish(phone.base, {"game": "treasure", "seats": [{"name": "Sol"}], "seed": 3})
+    game_id, _ = play_to_end(phone.base, {"game": "treasure", "seats": [{"name": "Sol"}], "seed": 3})
     page = _replay(phone, game_id, step=12)
     _at(page, 12)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 2

@@ -13,19 +13,9 @@ import pytest
 from mummy.bots.registry import make_agent
 from mummy.games import KINDS
 from tests.helpers import FIVE_FIVE_SEED
-from tests.web.conftest import ARTIFACTS, Watched, api, create, live_view, page_version, wait_moved, watched
+from tests.web.conftest import ARTIFACTS, Touch, Watched, api, create, live_view, page_version, wait_moved, watched
 
 TOMB = KINDS["tomb"]
-
-
-class _Touch:
-    """The browser, opening contexts with a touch screen (Playwright's hasTouch)."""
-
-    def __init__(self, browser: Any) -> None:
-        self.browser = browser
-
-    def new_context(self, **options: Any) -> Any:
-        return self.browser.new_context(**options, has_touch=True, is_mobile=True)
 
 
 @pytest.fixture
@@ -42,7 +32,7 @@ def wide(browser: Any, server: str) -> Iterator[Watched]:
 @pytest.fixture
 def touch(browser: Any, server: str) -> Iterator[Watched]:
     """A phone (390×844) with a touch screen: taps, not clicks."""
-    yield from watched(_Touch(browser), server, {"width": 390, "height": 844})
+    yield from watched(Touch(browser), server, {"width": 390, "height": 844})
 
 
 def screen(page: Any, name: str) -> None:

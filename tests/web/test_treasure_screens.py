@@ -12,21 +12,11 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import Watched, api, create, live_view, page_version, shot, wait_moved, watched
+from tests.web.conftest import Touch, Watched, api, create, live_view, page_version, shot, wait_moved, watched
 from tests.web.test_treasure_browser import takes_of
 
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
-
-
-class _Touch:
-    """The browser, whose new contexts are a touch phone's (Playwright's hasTouch)."""
-
-    def __init__(self, browser: Any) -> None:
-        self.browser = browser
-
-    def new_context(self, **kwargs: Any) -> Any:
-        return self.browser.new_context(**kwargs, has_touch=True, is_mobile=True)
 
 
 @pytest.fixture
@@ -36,7 +26,7 @@ def desk(browser: Any, server: str) -> Iterator[Watched]:
 
 @pytest.fixture
 def touch(browser: Any, server: str) -> Iterator[Watched]:
-    yield from watched(_Touch(browser), server, PHONE)
+    yield from watched(Touch(browser), server, PHONE)
 
 
 def _open(w: Watched, body: dict[str, Any]) -> Any:
