@@ -19,11 +19,19 @@ export function asset(path) {
   return import.meta.resolve(path);
 }
 
-// A game's stylesheet, added to the page once (the drawing modules serve several pages).
+// A game's stylesheet, added to the page once (the drawing modules serve several pages):
+// a promise of its loading (a sheet that fails to load resolves too: the page then shows
+// unstyled rather than not at all).
+const sheets = new Map();
 export function loadStylesheet(path) {
   const href = asset(path);
-  const sheets = document.querySelectorAll("link[rel=stylesheet]");
-  if (![...sheets].some((link) => link.href === href)) document.head.append(h("link", { rel: "stylesheet", href }));
+  if (!sheets.has(href)) {
+    const there = [...document.querySelectorAll("link[rel=stylesheet]")].some((link) => link.href === href);
+    sheets.set(href, there ? Promise.resolve() : new Promise((resolve) => {
+      document.head.append(h("link", { rel: "stylesheet", href, onload: () => resolve(), onerror: () => resolve() }));
+    }));
+  }
+  return sheets.get(href);
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";

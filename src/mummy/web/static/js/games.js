@@ -3,11 +3,13 @@
 // drawing for the replay page) and how its final result reads. The game and replay pages
 // ask here rather than tell one game from the other by name (the start page's form still
 // has each game's own options).
+import { loadStylesheet } from "./dom.js";
 
 export const GAMES = {
   tomb: {
     title: "The Mummy's Tomb",
     module: "./tomb.js",
+    stylesheet: "/static/css/tomb.css",
     renderer: "renderTombState",
     outcome: (result, i) => `${result.scores[i]} points`,
     why: () => null,
@@ -15,6 +17,7 @@ export const GAMES = {
   treasure: {
     title: "Mummy's Treasure",
     module: "./treasure.js",
+    stylesheet: "/static/css/treasure.css",
     renderer: "renderTreasureState",
     outcome: (result, i) => `${result.squares[i]} squares covered${result.turns ? ` in ${result.turns[i]} turns` : ""}`,
     why: (result, names) => (result.reason === "full"
@@ -29,8 +32,11 @@ export function titleOf(game) {
 }
 
 // The game's own module (only that one: a page never downloads the other game's code).
-export function loadModule(game) {
+// It resolves once the game's stylesheet is in too: a page drawn before its styles apply
+// flashes unstyled (keyboard hints on a phone, a map at its natural size).
+export async function loadModule(game) {
   const kind = GAMES[game];
-  if (!kind) return Promise.reject(new Error(`no drawing module for the game '${game}'`));
-  return import(kind.module);
+  if (!kind) throw new Error(`no drawing module for the game '${game}'`);
+  const [module] = await Promise.all([import(kind.module), loadStylesheet(kind.stylesheet)]);
+  return module;
 }
