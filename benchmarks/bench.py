@@ -139,6 +139,13 @@ def bench_bots(quick: bool) -> Figures:
         out[f"tomb.{bot}_mean_score"] = summarise(rows)["bots"][bot]["mean"]
         if bot == "strong":
             out["tomb.strong_s_per_round"] = round(statistics.mean(r["seconds"] for r in rows) / 20, 3)
+    # The expert bot looks ahead over the next round's dice: about 5x the strong bot's time.
+    rows = list(run(specs("tomb", ["expert"], 200, seed=0), jobs=jobs))
+    out["tomb.expert_mean_score"] = summarise(rows)["bots"]["expert"]["mean"]
+    out["tomb.expert_s_per_round"] = round(statistics.mean(r["seconds"] for r in rows) / 20, 3)
+    for bot in ("strong", "expert"):  # Map 2, on the first 50 of the same seeds (time)
+        rows = list(run(specs("tomb", [bot], 50, seed=0, map_id="map2"), jobs=jobs))
+        out[f"tomb.{bot}_map2_mean_score"] = summarise(rows)["bots"][bot]["mean"]
     rows = list(run(specs("treasure", ["strong", "greedy"], 200, seed=0), jobs=jobs))
     out["treasure.strong_vs_greedy_winrate"] = summarise(rows)["bots"]["strong"]["win_rate"]
     for bot in ("strong", "greedy"):

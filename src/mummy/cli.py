@@ -2,7 +2,9 @@
 
 ``mummy play tomb|treasure`` plays in the terminal, ``mummy odds`` prints exact Treasure
 dice odds, ``mummy replay FILE`` checks a game record of either game,
-``mummy maps`` lists the maps and ``mummy check-map FILE`` validates a designer's map.
+``mummy maps`` lists the maps (``mummy maps generate`` draws new ones: cli_maps.py),
+``mummy check-map FILE`` validates a designer's map, and ``mummy companion tomb`` rolls
+the dice for a table of paper players (terminal/companion.py).
 Bad input is reported as a message and an exit code, never a traceback.
 """
 
@@ -14,9 +16,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mummy import __version__
+from mummy import __version__, cli_maps
 from mummy.core.errors import MummyError, quote
 from mummy.core.rng import parse_seed
+from mummy.terminal import companion
 
 
 def _seed(text: str) -> int:
@@ -48,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--show", action="store_true", help="print the final sheets")
     replay.set_defaults(run=_replay)
     _sim_parser(sub)
-    report = sub.add_parser("report", help="an HTML report of a simulation's JSON lines")
+    report = sub.add_parser("report", help="an HTML report of a simulation's results (JSON lines, Parquet or CSV)")
     report.add_argument("file")
     report.add_argument("--out", metavar="DIR", default="report")
     report.set_defaults(run=_report)
@@ -56,10 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="check a finished online game: its seed commitment and every roll")
     verify.add_argument("file")
     verify.set_defaults(run=_verify)
-    sub.add_parser("maps", help="list the Tomb's maps").set_defaults(run=_maps)
+    cli_maps.add_parser(sub, _seed)
+    companion.add_parser(sub, _seed, _positive)
     check = sub.add_parser("check-map", help="validate a Tomb map file (T10)")
     check.add_argument("file")
     check.set_defaults(run=_check_map)
+    _print_parser(sub)
     return parser
 
 
@@ -85,7 +90,7 @@ def _odds_parser(sub: Any) -> None:
 
 def _sim_parser(sub: Any) -> None:
     from mummy.games import KINDS
-    from mummy.tomb.content import map_ids
+    from mummy.terminal.kinds import map_argument
     from mummy.tomb.sheet import MODES
 
     sim = sub.add_parser("sim", help="simulate many seeded games between bots")
@@ -97,8 +102,10 @@ def _sim_parser(sub: Any) -> None:
     sim.add_argument("--jobs", type=_positive, default=1, help="processes on this machine")
     sim.add_argument("--ray", metavar="ADDRESS", default=None,
                      help="run on a Ray cluster (ray://HOST:10001, HOST:6379, or 'local')")
-    sim.add_argument("--out", metavar="FILE.jsonl", default=None, help="one JSON line per game")
-    sim.add_argument("--map", default="map1", choices=map_ids(), help="Tomb map")
+    sim.add_argument("--out", metavar="FILE", default=None, help="the results: FILE.parquet or FILE.csv a table "
+                     "(one row per seat of each game), any other name one JSON line per game")
+    sim.add_argument("--map", default="map1", type=map_argument, help="Tomb map (a packaged map or a "
+                     "generated map's id)")
     sim.add_argument("--mode", default="standard", choices=list(MODES), help="Tomb mode")
     sim.add_argument("--sites", default="", help="Treasure sites, comma-separated, one per seat (the bots "
                      "rotate through the seats; the sites stay with the seats)")
@@ -229,18 +236,22 @@ def _sim(args: argparse.Namespace) -> int:
         return 2
     game_specs = specs(args.game, bots, args.games, args.seed, map_id=args.map, mode=args.mode,
                        sites=site_list, movable=args.movable)
+    from mummy.sim.table import open_results
+
     try:
-        out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
+        out = open_results(args.out, args.game) if args.out else None
     except OSError as exc:
         print(f"mummy sim: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except RuntimeError as exc:  # AnalysisUnavailable: Parquet without pyarrow
+        print(f"mummy sim: {exc}", file=sys.stderr)
         return 2
     rows = []
     try:
         for row in run(game_specs, jobs=args.jobs, ray_address=args.ray, progress=not args.quiet):
             rows.append(row)
             if out:
-                out.write(json.dumps(row) + "\n")
-                out.flush()
+                out.write(row)
     except RuntimeError as exc:
         print(f"mummy sim: {exc}", file=sys.stderr)
         return 2
@@ -255,31 +266,10 @@ def _sim(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from mummy.sim.report import write_report
+    from mummy.sim.table import is_table
 
-    try:
-        with open(args.file, encoding="utf-8") as fh:
-            rows = [json.loads(line) for line in fh if line.strip()]
-    except OSError as exc:
-        print(f"mummy report: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError:
-        print(f"mummy report: {args.file} is not UTF-8 text", file=sys.stderr)
-        return 2
-    except json.JSONDecodeError as exc:
-        print(f"mummy report: {args.file} line {exc.lineno}: not JSON ({exc.msg})", file=sys.stderr)
-        return 2
-    from mummy.sim.kinds import SIMS
-
-    needs = {name: sim.needs for name, sim in SIMS.items()}
-    for number, row in enumerate(rows, start=1):
-        game = row.get("game") if isinstance(row, dict) else None
-        missing = needs[game] - set(row) if game in needs else None
-        if missing is None or missing:
-            print(f"mummy report: {args.file} line {number} is not a line of mummy sim --out"
-                  + (f" (missing {', '.join(sorted(missing))})" if missing else ""), file=sys.stderr)
-            return 2
-    if len({r["game"] for r in rows}) > 1:
-        print("mummy report: the file mixes both games", file=sys.stderr)
+    rows = _table_lines(args.file) if is_table(args.file) else _json_lines(args.file)
+    if rows is None:
         return 2
     if not rows:
         print(f"mummy report: {args.file} holds no games", file=sys.stderr)
@@ -289,8 +279,56 @@ def _report(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"mummy report: cannot write to {args.out}: {exc.strerror}", file=sys.stderr)
         return 2
+    except RuntimeError as exc:  # AnalysisUnavailable: the charts without matplotlib
+        print(f"mummy report: {exc}", file=sys.stderr)
+        return 2
     print(f"wrote {path}")
     return 0
+
+
+def _table_lines(file: str) -> list[dict[str, Any]] | None:
+    """The game lines of a Parquet or CSV table, or None after saying what is wrong."""
+    from mummy.sim.table import read_lines
+
+    try:
+        return read_lines(file)
+    except OSError as exc:
+        print(f"mummy report: cannot read {file}: {exc.strerror}", file=sys.stderr)
+    except UnicodeDecodeError:
+        print(f"mummy report: {file} is not UTF-8 text", file=sys.stderr)
+    except (ValueError, RuntimeError) as exc:  # NotATable, AnalysisUnavailable
+        print(f"mummy report: {file} is not a table of mummy sim --out: {exc}", file=sys.stderr)
+    return None
+
+
+def _json_lines(file: str) -> list[dict[str, Any]] | None:
+    """The lines of a ``mummy sim --out`` JSON lines file, or None after saying what is wrong."""
+    try:
+        with open(file, encoding="utf-8") as fh:
+            rows = [json.loads(line) for line in fh if line.strip()]
+    except OSError as exc:
+        print(f"mummy report: cannot read {file}: {exc.strerror}", file=sys.stderr)
+        return None
+    except UnicodeDecodeError:
+        print(f"mummy report: {file} is not UTF-8 text", file=sys.stderr)
+        return None
+    except json.JSONDecodeError as exc:
+        print(f"mummy report: {file} line {exc.lineno}: not JSON ({exc.msg})", file=sys.stderr)
+        return None
+    from mummy.sim.kinds import SIMS
+
+    needs = {name: sim.needs for name, sim in SIMS.items()}
+    for number, row in enumerate(rows, start=1):
+        game = row.get("game") if isinstance(row, dict) else None
+        missing = needs[game] - set(row) if game in needs else None
+        if missing is None or missing:
+            print(f"mummy report: {file} line {number} is not a line of mummy sim --out"
+                  + (f" (missing {', '.join(sorted(missing))})" if missing else ""), file=sys.stderr)
+            return None
+    if len({r["game"] for r in rows}) > 1:
+        print("mummy report: the file mixes both games", file=sys.stderr)
+        return None
+    return rows
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -300,7 +338,8 @@ def _serve(args: argparse.Namespace) -> int:
         from mummy.server.app import MAX_MESSAGE, create_app
         from mummy.server.limits import Limits, uvicorn_options
     except ImportError:
-        print("mummy serve: the server needs its dependencies: pip install 'mummy[server]'", file=sys.stderr)
+        print("mummy serve: the server's dependencies are missing; they come with the package: pip install mummy",
+              file=sys.stderr)
         return 2
     hosts = list(dict.fromkeys(args.allowed_host or [args.host, "localhost", "127.0.0.1"]))
     if args.host in ("0.0.0.0", "::") and not args.allowed_host:
@@ -363,6 +402,42 @@ def _verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_parser(sub: Any) -> None:
+    """``mummy print GAME --out FILE.pdf|.svg``: printable sheets for paper play (render/printing.py)."""
+    from mummy.render.printing import PRINTS, add_common
+
+    printer = sub.add_parser("print", help="printable sheets for paper play, as PDF or SVG")
+    printer_sub = printer.add_subparsers(dest="game", required=True)
+    for kind in PRINTS.values():
+        parser = kind.add_parser(printer_sub)
+        add_common(parser)
+        parser.set_defaults(run=_print, printer=kind)
+
+
+def _print(args: argparse.Namespace) -> int:
+    from mummy.render.printing import PrintUnavailable, output_format, write_pages
+
+    try:
+        output_format(args.out)
+        pages, title = args.printer.pages(args)
+    except (ValueError, MummyError) as exc:
+        print(f"mummy print: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"mummy print: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        written = write_pages(pages, title, args.out)
+    except PrintUnavailable as exc:
+        print(f"mummy print: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"mummy print: cannot write {exc.filename or args.out}: {exc.strerror}", file=sys.stderr)
+        return 2
+    print(f"wrote {', '.join(written)} ({len(pages)} page{'s' if len(pages) > 1 else ''}, {args.paper})")
+    return 0
+
+
 def _check_map(args: argparse.Namespace) -> int:
     from mummy.tomb.content import load_map_file
 
@@ -393,15 +468,6 @@ def _main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     return run(args)
-
-
-def _maps(args: argparse.Namespace) -> int:
-    from mummy.tomb.content import map_ids, map_spec
-
-    for map_id in map_ids():
-        spec = map_spec(map_id)
-        print(f"{map_id}: {spec.title}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from mummy.tomb.actions import fmt as tomb_fmt
 from mummy.tomb.actions import parse as tomb_parse
 from mummy.tomb.actions import to_json as tomb_json
 from mummy.tomb.board import tomb_map
-from mummy.tomb.content import map_ids
+from mummy.tomb.content import CUSTOM_PREFIX, custom_map_text, is_map, map_ids, register_map_text
 from mummy.tomb.game import PlayerSetup, TombGame
 from mummy.tomb.record import RECORD_FORMAT as TOMB_RECORD
 from mummy.tomb.record import replay_record as tomb_replay
@@ -126,7 +126,9 @@ class TombKind:
     name = "tomb"
     title = "The Mummy's Tomb"
     record_format = TOMB_RECORD
-    config_keys: tuple[str, ...] = ("map", "mode")
+    # "map_text": a custom map's text (the editor's), stored with the game so that a
+    # server started afresh registers the map again when it loads the game (``new``).
+    config_keys: tuple[str, ...] = ("map", "mode", "map_text")
 
     @property
     def daily(self) -> dict[str, Any]:
@@ -138,19 +140,37 @@ class TombKind:
         self._json: dict[str, dict[TombAction, dict[str, Any]]] = {}
 
     def validate(self, config: dict[str, Any], seats: int) -> dict[str, Any]:
-        map_id = config.get("map", "map1")
+        map_id, text = self._map_of(config)
         mode = config.get("mode", "standard")
-        if map_id not in map_ids():
-            raise ValueError(f"unknown map {map_id!r}; maps: {', '.join(map_ids())}")
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(MODES)} (T8.2)")
         if not 1 <= seats <= 8:
             raise ValueError("a Tomb game online seats 1 to 8 players")
-        return {"map": map_id, "mode": mode}
+        return {"map": map_id, "mode": mode, **({"map_text": text} if text is not None else {})}
+
+    @staticmethod
+    def _map_of(config: dict[str, Any]) -> tuple[str, str | None]:
+        """The set-up's map id, and a custom map's text (to store with the game): a
+        ``map_text`` is checked (T10) and registered, and its id is the map."""
+        map_id, text = config.get("map", "map1"), config.get("map_text")
+        if text is not None:
+            if not isinstance(text, str):
+                raise ValueError("map_text: a map file's text (docs/tomb-formats.md)")
+            made = register_map_text(text)  # a ContentError (a ValueError) names the line at fault
+            if isinstance(map_id, str) and map_id.startswith(CUSTOM_PREFIX) and map_id != made:
+                raise ValueError(f"map {map_id!r} is not the map of map_text, which is {made!r}")
+            return made, custom_map_text(made)
+        if not isinstance(map_id, str) or not is_map(map_id):
+            raise ValueError(f"unknown map {map_id!r}; maps: {', '.join(map_ids())}, a generated map's id "
+                             "(gen-DIFFICULTY-SEED-ATTEMPT) or a custom map's text (map_text, T10)")
+        return map_id, custom_map_text(map_id)
 
     def new(self, seed: int, config: dict[str, Any], names: list[str]) -> TombGame:
         # A game stored before T4.6 gave each seat its own bought dice is marked "buys":
-        # "shared" (migration 0003), and replays under the rule it was played by.
+        # "shared" (migration 0003), and replays under the rule it was played by. A custom
+        # map's text, stored with the game, is registered again (a server started afresh).
+        if config.get("map_text") is not None:
+            register_map_text(config["map_text"])
         return TombGame(seed, [PlayerSetup(n, config["map"], config["mode"]) for n in names],
                         shared_buys=config.get("buys") == "shared")
 

@@ -139,11 +139,46 @@ def check_treasure_step(g: TreasureGame, seat: int, text: str, line: Line) -> No
         assert line.sentence.startswith(f"P{seat} passed") and line.chance is None
 
 
+def check_treasure_data(g: TreasureGame, seat: int, text: str, before: Any, line: Line) -> None:
+    """The entry's data against the engine (docs/server.md §3.9): a roll's faces are the
+    dice the engine shows, its rolled faces the engine's roll (its chance event) and its
+    held faces the dice kept from before; a take's tile and squares are the placement the
+    engine recorded. Nothing for any other action."""
+    action = treasure_parse(text, g.grid(seat))
+    entry = log_entry(1, seat, f"P{seat}", text, line)
+    if action.kind in (ROLL, REROLL):
+        dice = entry["dice"]
+        assert entry["tile"] is None and entry["squares"] == []
+        assert "".join(dice["faces"]) == g.state.dice and len(dice["held"]) == len(dice["faces"]) == 5
+        rolled = [f for f, held in zip(dice["faces"], dice["held"], strict=True) if not held]
+        kept = [f for f, held in zip(dice["faces"], dice["held"], strict=True) if held]
+        chance = g.chances[-1]
+        assert chance.seat == seat and chance.label == action.kind
+        assert sorted(rolled) == sorted(str(chance.outcome)), (text, dice, chance)  # the engine's roll
+        expected_kept = "" if action.kind == ROLL else before.state.dice
+        for die in action.dice:
+            expected_kept = expected_kept.replace(die, "", 1)
+        assert sorted(kept) == sorted(expected_kept), (text, dice)
+    elif action.kind == TAKE:
+        placed = g.state.placed[seat][-1]
+        assert entry["dice"] is None
+        assert entry["tile"] == placed.tile and g.tiles[placed.tile].pile == action.pile
+        tile = g.tiles[placed.tile]
+        assert len(entry["squares"]) == tile.rows * tile.cols
+        grid = g.grid(seat)
+        mask = sum(1 << grid.parse_square(sq) for sq in entry["squares"])
+        assert mask & g.state.covered[seat] == mask  # on the site, covered now
+        assert grid.square_name(placed.square) == entry["squares"][0]  # the top-left square first
+    else:
+        assert entry["dice"] is None and entry["tile"] is None and entry["squares"] == []
+
+
 @pytest.mark.parametrize(("seed", "bots"), [(2, ["greedy", "random"]), (9, ["strong"]), (4, ["random"] * 3)])
 def test_every_treasure_action_of_a_bot_game_is_narrated(seed: int, bots: list[str]) -> None:
     last = None
-    for g, seat, text, _, line in played("treasure", seed, bots):
+    for g, seat, text, before, line in played("treasure", seed, bots):
         check_treasure_step(g, seat, text, line)
+        check_treasure_data(g, seat, text, before, line)
         last = (g, line)
     assert last is not None
     g, line = last
@@ -176,6 +211,24 @@ def test_the_table_has_a_narrator_for_every_game_and_an_entry_has_the_contract_f
     assert set(NARRATORS) == set(KINDS) and LOG_TAIL == 12
     with pytest.raises(ValueError, match="unknown game"):
         narrator_named("chess")
-    entry = log_entry(3, 1, "Ann", "roll", Line("Ann rolled: S S A E P", "The dice show S S A E P"))
-    assert entry == {"version": 3, "seat": 1, "name": "Ann", "text": "roll", "sentence": "Ann rolled: S S A E P",
-                     "chance": "The dice show S S A E P", "squares": []}  # Treasure covers nothing on a sheet
+    entry = log_entry(3, 1, "Ann", "1:1a.r0@A11", Line("Stub at A11: 3 coins", None, ("A11", "B11")))
+    assert entry == {"version": 3, "seat": 1, "name": "Ann", "text": "1:1a.r0@A11", "sentence": "Stub at A11: 3 coins",
+                     "chance": None, "squares": ["A11", "B11"], "dice": None, "tile": None}
+
+
+def test_a_treasure_reroll_entry_carries_its_faces_and_which_were_held() -> None:
+    """Hold S and E of S S A E P and reroll the rest: the entry says the five faces and
+    which of them stayed, so a page shows the roll without reading its sentence."""
+    g = TreasureGame(7, 1)
+    narrator = NARRATORS["treasure"]
+    g.apply(0, treasure_parse("roll", g.grid(0)))
+    shown = g.state.dice
+    rerolled = sort_symbols(shown[1:4])  # keep the first and the last die
+    text = f"reroll:{rerolled}"
+    before = narrator.before(g, 0, text)
+    g.apply(0, treasure_parse(text, g.grid(0)))
+    entry = log_entry(2, 0, "Ann", text, narrator.narrate(g, 0, text, before))
+    came = str(g.chances[-1].outcome)
+    assert entry["dice"]["faces"] == list(g.state.dice) == list(sort_symbols(shown[0] + shown[4] + came))
+    held = [f for f, h in zip(entry["dice"]["faces"], entry["dice"]["held"], strict=True) if h]
+    assert sorted(held) == sorted(shown[0] + shown[4]) and entry["tile"] is None and entry["squares"] == []

@@ -34,7 +34,7 @@ def check_log(view: dict[str, Any]) -> None:
     assert [e["version"] for e in log] == list(range(view["version"] - len(log) + 1, view["version"] + 1))
     names = {s["seat"]: s["name"] for s in view["seats"]}
     for entry in log:
-        assert set(entry) == {"version", "seat", "name", "text", "sentence", "chance", "squares"}
+        assert set(entry) == {"version", "seat", "name", "text", "sentence", "chance", "squares", "dice", "tile"}
         assert entry["name"] == names[entry["seat"]] and entry["sentence"] and "@" not in entry["sentence"]
 
 

@@ -7,6 +7,7 @@ import hashlib
 import json
 
 import pytest
+import sqlalchemy as sa
 
 from mummy.games import commitment
 from mummy.server.db import make_engine, migrate
@@ -121,7 +122,10 @@ def test_T4_6_tomb_games_stored_before_per_seat_bought_dice_keep_the_shared_rule
     seats = [{"name": "a"}, {"bot": "random"}]
     old = GameService(engine).create("tomb", seats, {}, seed=31)
     migrate(engine, "0002")  # as if the game had been stored before the migration
-    assert "buys" not in GameService(engine).view(old["id"])["config"]
+    # Read from the table itself: the service's model holds the columns of later revisions.
+    with engine.connect() as conn:
+        stored = conn.execute(sa.text("SELECT config FROM games WHERE id = :id"), {"id": old["id"]}).scalar_one()
+    assert "buys" not in json.loads(stored)
     migrate(engine)
     reborn = GameService(make_engine(db_url))
     assert reborn.view(old["id"])["config"]["buys"] == "shared"

@@ -42,6 +42,17 @@ def test_every_step_is_the_examples_move_as_data() -> None:
     assert steps[3]["move"] == {"text": "buy2", "kind": "choose", "value": 2}
 
 
+def test_each_step_names_the_value_of_the_die_it_spends() -> None:
+    """Equal dice are interchangeable (T4.2): the page takes the example's tile from either
+    5, so a step says the die's value, as the engine rolled it where the step stands."""
+    steps = tutorial()["steps"]
+    assert [s["die"] for s in steps] == [5, 5, 2, None, 2, None]
+    for k, step in enumerate(steps):
+        if step["die"] is not None:
+            row = _played(k)["dice"]["row"]
+            assert {d["slot"]: d["value"] for d in row}[step["move"]["dice"][0]] == step["die"]
+
+
 def test_what_each_step_says_it_did_is_what_the_engine_did() -> None:
     first = _played(1)  # the cross at the top entrance (T3.2)
     assert set(first["covered"]) == {"J1", "I2", "J2", "K2", "J3"}

@@ -1,7 +1,6 @@
 """Learning the game in a real browser: the rules page (every rule by its id, a search, the
-legend drawn by the game's drawing code), the game page's link to it, and the tutorial,
-the rulebook's First Round Example (T9), played to its end by clicking, wrong moves
-explained and not taken."""
+legend drawn by the game's drawing code) and the game page's link to it. The tutorial has
+its own tests (tests/web/test_tutorial.py)."""
 
 from __future__ import annotations
 
@@ -11,11 +10,7 @@ from typing import Any
 
 import pytest
 
-from mummy.games import KINDS
-from mummy.server.tutorial import example_seed
-from tests.web.conftest import ARTIFACTS, Watched, api, create, shot
-
-TOMB = KINDS["tomb"]
+from tests.web.conftest import ARTIFACTS, Watched, create
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "mummy" / "web" / "static"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "rules"
@@ -131,130 +126,10 @@ def test_the_game_page_links_to_the_rules_keeping_its_place(web: Watched) -> Non
     assert start.get_attribute("#learn-link", "href") == "/tutorial"
 
 
-def _step(page: Any, k: int) -> None:
-    page.wait_for_selector(f"#app[data-step='{k}']")
-
-
-def _version(page: Any) -> int:
-    return int(page.evaluate("() => window.mummyTutorial.view.version"))
-
-
-def _wrong(page: Any, *words: str) -> str:
-    text: str = page.inner_text("#coach-wrong")
-    for w in words:
-        assert w in text, (w, text)
-    return text
-
-
-def _place(page: Any, slot: int, shape: str, orient: str, square: str, k: int) -> None:
-    page.click(f"#dice [data-slot='{slot}']")
-    page.click(f"#tools [data-shape='{shape}']")
-    page.click(f"[data-orient='{orient}']")
-    assert page.get_attribute("#coach-do", "data-next") == "square"
-    assert page.locator(f"#sheet [data-example='{square}']").count() == 1  # the example's place, marked
-    page.hover(f"#sheet [data-square='{square}']")
-    assert page.get_attribute("#sheet [data-preview]", "data-preview") == "legal"
-    page.click(f"#sheet [data-square='{square}']")
-    _step(page, k + 1)
-
-
-def _first_step_with_wrong_moves(page: Any) -> None:
-    assert [page.get_attribute(f"#dice [data-slot='{s}']", "data-value") for s in (1, 2)] == ["5", "5"]
-    assert page.get_attribute("#coach-do", "data-next") == "die"
-    assert page.locator("#dice .next-move[data-slot='1']").count() == 1  # the control to use is marked
-    page.click("#dice [data-slot='1']")
-    page.click("#tools [data-shape='5b']")  # legal, not the example's: explained, not chosen
-    _wrong(page, "T2.2", "cross")
-    assert page.get_attribute("#tools [data-shape='5b']", "aria-pressed") == "false"
-    page.click("#tools [data-shape='5a']")
-    page.click("[data-orient='r0']")
-    page.click("#sheet [data-square='H2']")  # illegal: the engine refuses it with its rule
-    page.wait_for_function("() => document.querySelector('#coach-wrong').textContent.includes('refuses')")
-    _wrong(page, "T3.2", "Nothing changed")
-    page.click("#sheet [data-square='B10']")  # legal (the left entrance), not the example's: not sent
-    _wrong(page, "top entrance")
-    assert _version(page) == 0
-    shot(page, "learn-tutorial-wrong-desktop")
-    page.click("#sheet [data-square='J1']")
-    _step(page, 1)
-
-
-def test_the_tutorial_played_to_its_end(web: Watched) -> None:
-    page = web.page()
-    page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(web.base + "/tutorial")
-    _step(page, 0)
-    assert "T3.2" in page.inner_text("#coach")
-    shot(page, "learn-tutorial-step1-desktop")
-    _first_step_with_wrong_moves(page)
-    assert "open openings" in page.inner_text("#coach-after")
-
-    page.click("#dice [data-slot='1']")  # used already (T4.2)
-    _wrong(page, "used already", "T4.2")
-    _place(page, 2, "5b", "r3", "J4", 1)
-    assert page.get_attribute("[data-coins]", "data-coins") == "3"
-    assert page.get_attribute("#dice [data-slot='3']", "data-value") == "2"  # row 5's bonus (T2.4)
-    assert "T2.4" in page.inner_text("#coach-after")
-    shot(page, "learn-tutorial-step3-desktop")
-
-    page.click("#end-round")  # dice left: not yet (T4.4)
-    _wrong(page, "T4.4")
-    _place(page, 3, "2a", "r0", "E6", 2)
-    page.click("[data-choose='5']")
-    _wrong(page, "T4.3", "fork")
-    page.click("[data-choose='2']")
-    _step(page, 4)
-    assert page.get_attribute("[data-coins]", "data-coins") == "0"
-    _place(page, 4, "2b", "r0", "F2", 4)
-    assert page.locator("#sheet [data-finding='F2'].collected").count() == 1
-    assert page.locator("#sheet [data-finding='G3'].collected").count() == 1
-    shot(page, "learn-tutorial-step6-desktop")
-    page.click("#end-round")
-    page.wait_for_selector("#app[data-ready='done']")
-    shot(page, "learn-tutorial-end-desktop")
-
-    # The game was a real one, and goes on as the player's own from round 2.
-    t = page.evaluate("() => window.mummyTutorial.game")
-    view = api(web.base, f"/api/games/{t['id']}", token=t["token"])
-    mirror = TOMB.new(example_seed(), {"map": "map1", "mode": "standard"}, ["You"])
-    for text in ["1:5a.r0@J1", "2:5b.r3@J4", "3:2a.r0@E6", "buy2", "4:2b.r0@F2", "end"]:
-        TOMB.apply(mirror, 0, text)
-    assert view["state"]["sheets"][0]["covered"] == TOMB.view(mirror)["sheets"][0]["covered"]
-    assert view["state"]["sheets"][0]["tracks"] == TOMB.view(mirror)["sheets"][0]["tracks"]
-    page.click("#play-on")
-    page.wait_for_selector("#sheet")
-    page.wait_for_function("() => window.mummyLive && window.mummyLive.view")
-    view = page.evaluate("() => window.mummyLive.view")
-    assert view["state"]["round"] == 2
-    assert view["state"]["sheets"][0]["dice"]["row"][0]["value"] == 5  # the bonus 5 carried (T2.5)
-
-
-def test_the_tutorial_on_a_phone(phone: Watched) -> None:
-    page = phone.page()
-    page.goto(phone.base + "/tutorial")
-    _step(page, 0)
-    shot(page, "learn-tutorial-step1-phone")
-    small = page.eval_on_selector_all(
-        ".tutorial-tools button", "els => els.filter(e => { const r = e.getBoundingClientRect();"
-        " return r.width < 44 || r.height < 44; }).map(e => e.outerHTML.slice(0, 60))")
-    assert small == []  # touch targets of 44 px at least
-    _place(page, 1, "5a", "r0", "J1", 0)  # tapping works at this size too
-    _place(page, 2, "5b", "r3", "J4", 1)
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-    shot(page, "learn-tutorial-step3-phone")
-    _place(page, 3, "2a", "r0", "E6", 2)
-    page.click("[data-choose='2']")
-    _step(page, 4)
-    _place(page, 4, "2b", "r0", "F2", 4)
-    page.click("#end-round")
-    page.wait_for_selector("#app[data-ready='done']")
-    shot(page, "learn-tutorial-end-phone")
-
-
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_no_serious_accessibility_violation(web: Watched, phone: Watched, size: str) -> None:
-    """axe-core over the rules page (legend included) and the tutorial, its first step
-    and its end (tests/web/test_a11y.py scans the other pages the same way)."""
+    """axe-core over the rules page (legend included); tests/web/test_tutorial.py scans the
+    tutorial, tests/web/test_a11y.py the other pages the same way."""
     from tests.web.test_a11y import scan
 
     watched = web if size == "desktop" else phone
@@ -262,8 +137,3 @@ def test_no_serious_accessibility_violation(web: Watched, phone: Watched, size: 
     page.goto(watched.base + "/rules#T3.3")
     page.wait_for_selector("#app[data-ready='yes']")
     assert scan(page, f"learn-rules-{size}") == []
-    page.goto(watched.base + "/tutorial")
-    _step(page, 0)
-    page.click("#dice [data-slot='1']")
-    page.click("#tools [data-shape='5b']")  # a wrong move's explanation shown too
-    assert scan(page, f"learn-tutorial-{size}") == []

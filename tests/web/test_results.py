@@ -11,10 +11,11 @@ from typing import Any
 
 from mummy.bots.registry import make_agent
 from mummy.games import KINDS
+from mummy.tomb.scoring import ACHIEVEMENTS  # T7's, as the engine awards them
+from mummy.web.content import tomb_results
 from tests.web.conftest import ARTIFACTS, Watched, api, create, live_view
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
-ACHIEVEMENTS = ["Master of the Undead", "Magical Warden", "Treasure Hunter", "The Mapmaker", "Mummy Slayer"]  # T7
 VALLEY = "(from 1 earlier game on Valley in this browser)"
 
 
@@ -128,6 +129,15 @@ def test_a_tomb_game_ends_on_a_ranked_table_of_every_score_line(web: Watched, ph
         assert table[line] == {i: str(result["lines"][i][line]) for i in (0, 1)}, line
     assert table["total"] == {i: str(result["scores"][i]) for i in (0, 1)}
     assert sum(result["lines"][0].values()) == result["scores"][0]
+    # The lines' labels and order are the content's (the engine's), the same on the
+    # results screen and in the sheet's score panel (once the results are folded away).
+    words = api(web.base, "/api/content/tomb")["results"]
+    assert words == tomb_results()
+    labels = page.eval_on_selector_all("#game-results tbody th[scope=row]", "els => els.map(e => e.textContent)")
+    assert labels == [label for _, label in words["lines"][:-1]] + [f"{words['lines'][-1][1]} (T7)"]
+    assert list(table) == [key for key, _ in words["lines"]]
+    panel = page.eval_on_selector_all("#score table.score tr", "els => els.map(e => e.cells[0].textContent)")
+    assert panel == [label for _, label in words["lines"]]
     headers = page.locator("#game-results thead th[data-seat]")
     assert headers.nth(order.index(0)).inner_text().startswith(ORDINAL[result["places"][0]])
     winners = [i for i, p in enumerate(result["places"]) if p == 1]
@@ -235,30 +245,67 @@ def test_a_solo_treasure_game_compares_and_rematches_from_the_results(web: Watch
     shot(small, "results-treasure-phone")
 
 
-def test_a_rematch_of_two_people_keeps_the_other_seat_in_this_browser(web: Watched) -> None:
+def test_a_rematch_is_one_game_for_both_players_screens(web: Watched, phone: Watched) -> None:
+    """Ann (a desktop) and Bob (a phone), each in their own browser: Ann starts the
+    rematch, Bob's screen turns to "Join the rematch" without a reload, and Bob joins the
+    same game in his own seat; neither browser gets the other's token."""
     created = create(web.base, {"game": "tomb", "seats": [{"name": "Ann"}, {"name": "Bob"}], "map": "map2"})
     game_id = created["id"]
     tokens = [s["token"] for s in created["seats"]]
-    page = web.page()
-    page.goto(web.base + created["seats"][1]["invite"])  # Bob's browser
-    page.wait_for_selector("#sheet")
+    ann, bob = web.page(), phone.page()
+    for page, seat in ((ann, 0), (bob, 1)):
+        page.goto(web.base + created["seats"][seat]["invite"])
+        page.wait_for_selector("#sheet")
     _play(web.base, game_id, tokens)
+    for page in (ann, bob):
+        _results(page)
+        assert page.inner_text("#rematch") == "Rematch"
+    ann.click("#rematch")
+    ann.wait_for_url(re.compile(r"/play/(?!" + re.escape(game_id) + r")[\w-]+$"))
+    ann.wait_for_selector("#sheet")
+    new = live_view(ann)
+    assert new["you"] == 0 and new["config"] == {"map": "map2", "mode": "standard"} and not new["over"]
+    # Bob's screen is told: his button joins the game Ann started.
+    bob.wait_for_function("() => document.getElementById('rematch').textContent === 'Join the rematch'")
+    assert bob.get_attribute("#rematch", "data-rematch") == new["id"]
+    assert "A rematch has started" in bob.inner_text("#results-note")
+    assert bob.evaluate("() => document.documentElement.scrollWidth") <= 390
+    shot(bob, "results-rematch-join-phone")
+    bob.click("#rematch")
+    bob.wait_for_url(f"**/play/{new['id']}")
+    bob.wait_for_selector("#sheet")
+    assert live_view(bob)["you"] == 1 and live_view(bob)["id"] == new["id"]
+    # One rematch, each browser holding only its own seat of it.
+    assert api(web.base, f"/api/games/{game_id}")["rematch"] == new["id"]
+    for page, seat in ((ann, 0), (bob, 1)):
+        stored = page.evaluate("() => JSON.parse(localStorage.getItem('mummy.seats'))")
+        held = [(s["seat"], s["token"]) for s in stored if s["id"] == new["id"]]
+        assert [s for s, _ in held] == [seat]
+        assert api(web.base, f"/api/games/{new['id']}", token=held[0][1])["you"] == seat
+    # Ann back on the old game's page: the rematch is hers already, a link to it.
+    ann.goto(f"{web.base}/play/{game_id}")
+    _results(ann)
+    assert ann.inner_text("#rematch") == "Play the rematch"
+    assert ann.get_attribute("#rematch", "href") == f"/play/{new['id']}"
+    shot(ann, "results-rematch-desktop")
+
+
+def test_a_spectator_gets_no_rematch_button(web: Watched) -> None:
+    created = create(web.base, {"game": "tomb", "seats": [{"name": "Ann"}]})
+    _play(web.base, created["id"], [created["seats"][0]["token"]])
+    page = web.page()  # a browser holding no seat of it
+    page.goto(f"{web.base}/play/{created['id']}")
     _results(page)
-    page.click("#rematch")
-    page.wait_for_selector("#rematch-open")
-    link = page.locator("#results-note a[data-seat='0']")
-    assert "Ann" in page.inner_text("#results-note")
-    stored = page.evaluate("() => JSON.parse(localStorage.getItem('mummy.seats'))")
-    new_id = stored[0]["id"]
-    assert new_id != game_id
-    assert [(s["id"], s["seat"], s["name"]) for s in stored[:2]] == [(new_id, 1, "Bob"), (new_id, 0, "Ann")]
-    assert link.get_attribute("href") == f"/play/{new_id}#token={stored[1]['token']}"
-    ann = api(web.base, f"/api/games/{new_id}", token=stored[1]["token"])  # Ann's seat, kept to hand on
-    assert ann["you"] == 0 and ann["config"] == {"map": "map2", "mode": "standard"} and ann["version"] == 0
-    page.click("#rematch-open")
-    page.wait_for_url(f"**/play/{new_id}")
-    page.wait_for_selector("#sheet")
-    assert live_view(page)["you"] == 1
+    assert page.locator("#rematch").count() == 0 and page.locator("#new-game").is_visible()
+    # Later views of the finished game (a resync, a rematch started) draw nothing twice
+    # and add no handler twice: one screen, and its buttons toggle it once a click.
+    page.evaluate("() => { for (let i = 0; i < 3; i++) "
+                  "window.mummyLive.dispatchEvent(new CustomEvent('view', { detail: window.mummyLive.view })); }")
+    assert page.locator("#game-results").count() == 1 and page.locator("#results-open").count() == 1
+    page.click("#results-close")
+    assert page.locator("#game-results").is_hidden() and page.locator("#results-open").is_visible()
+    page.click("#results-open")
+    assert page.locator("#game-results").is_visible() and page.locator("#results-open").is_hidden()
 
 
 def test_the_tab_title_says_whose_turn_and_the_sound_choice_is_remembered(web: Watched, phone: Watched) -> None:
@@ -325,6 +372,8 @@ def test_a_daily_game_is_labelled_and_has_no_rematch(web: Watched) -> None:
 
 def test_a_solo_tomb_game_says_its_score_its_personal_best_and_its_rank(web: Watched) -> None:
     page = web.page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
     scores = []
     for body in ({"seed": 1}, {}):  # a chosen seed first (known dice: no record), then a secret one
         created = create(web.base, {"game": "tomb", "seats": [{"name": "Jane"}], **body})
@@ -354,6 +403,10 @@ def test_a_solo_tomb_game_says_its_score_its_personal_best_and_its_rank(web: Wat
                 else f"Equal to your personal best of {best} points {from_}." if now == best
                 else f"Your personal best is {best} points {from_}.")
     assert page.inner_text("#results-best") == expected
+    # The personal best is one request (My games gives each game's result for the seat),
+    # not one view per earlier game.
+    assert sum("/api/my-games" in url for url in asked) == 2  # one for each results screen
+    assert not [url for url in asked if re.search(r"/api/games/[\w-]+$", url)]
     board = api(web.base, "/api/leaderboards/tomb?where=map1")["leaderboard"]
     ids = [r["id"] for r in board]
     rank = page.inner_text("#results-rank")

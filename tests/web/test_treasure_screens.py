@@ -180,3 +180,58 @@ def test_a_phone_places_by_tap_and_tap(touch: Watched) -> None:
     wait_moved(page, version)
     assert live_view(page)["state"]["seats"][0]["tiles"][-1]["square"] == name
     assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+
+
+# Every roll step the page shows: its log entry's version, the dice's letters in their
+# places, and which of them tumble.
+RECORD_ROLLS = """() => {
+    window.rollSteps = {};
+    new MutationObserver(() => {
+        const step = document.querySelector("[data-step='roll']");
+        if (!step || window.rollSteps[step.dataset.version]) return;
+        const dice = [...document.querySelectorAll(".t-dice .die")];
+        window.rollSteps[step.dataset.version] = {letters: dice.map((d) => d.dataset.letter),
+            tumbling: dice.map((d) => d.classList.contains("tumble")), text: step.textContent};
+    }).observe(document.body, {childList: true, subtree: true, attributes: true});
+}"""
+
+
+def test_a_roll_step_shows_the_faces_of_its_log_entry(desk: Watched) -> None:
+    """The bot's rolls are drawn from their log entries' data (docs/server.md §3.9): the
+    faces shown are the entry's, the dice rolled tumble and the held ones stay in their
+    places. Then an entry whose sentence names no die at all: its faces still show."""
+    page = _open(desk, {"game": "treasure", "seats": [{"name": "Ann"}, {"bot": "greedy"}], "seed": 3})
+    page.evaluate(RECORD_ROLLS)
+    _roll(page)
+    pile = list(takes_of(live_view(page)["legal"]))[-1]
+    page.click(f"[data-pile={pile}] button.take")
+    version = page_version(page)
+    page.locator("#my-site .sq.legal").first.click()
+    wait_moved(page, version)
+    page.wait_for_function("() => window.mummyLive.view.to_act.includes(0) || window.mummyLive.view.over")
+    page.wait_for_function("() => !document.querySelector('[data-step]')", timeout=20_000)
+    entries = {e["version"]: e for e in live_view(page)["log"] if e["seat"] == 1}
+    seen = page.evaluate("window.rollSteps")
+    rolls = [v for v, e in entries.items() if e["dice"]]
+    assert rolls and sorted(int(v) for v in seen) == rolls, (seen, entries)
+    previous = None
+    for v in rolls:
+        faces, held = entries[v]["dice"]["faces"], entries[v]["dice"]["held"]
+        step = seen[str(v)]
+        assert sorted(step["letters"]) == sorted(faces), (step, faces)
+        assert step["tumbling"].count(True) == held.count(False), (step, held)
+        if previous is not None:  # a reroll: the held dice did not move
+            assert all(step["letters"][i] == previous["letters"][i] for i, t in enumerate(step["tumbling"]) if not t)
+        previous = step
+    # An entry that says nothing of its dice in words: the faces come from its data.
+    page.evaluate("""() => {
+        const live = window.mummyLive, prev = live.view, v = prev.version + 1;
+        const held = [false, false, false, false, false];
+        const entry = {version: v, seat: 1, name: "Sphinx", text: "roll", sentence: "Sphinx rolled", chance: null,
+            squares: [], tile: null, dice: {faces: ["J", "J", "C", "C", "C"], held}};
+        live._setView({...prev, version: v, log: [...prev.log.slice(-11), entry]});
+    }""")
+    page.wait_for_function("() => window.rollSteps[String(window.mummyLive.view.version)]")
+    fake = page.evaluate("window.rollSteps[String(window.mummyLive.view.version)]")
+    assert fake["letters"] == ["J", "J", "C", "C", "C"] and all(fake["tumbling"]) and fake["text"] == "Sphinx rolled"
+    shot(page, "treasure-desktop-bot-roll-from-entry")

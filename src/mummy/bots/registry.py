@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from mummy.bots.tomb import GreedyTombAgent, RandomTombAgent, StrongTombAgent
+from mummy.bots.tomb_search import ExpertTombAgent
 from mummy.bots.treasure import GreedyTreasureAgent, RandomTreasureAgent, StrongTreasureAgent
 from mummy.games import KINDS
 
@@ -23,7 +24,8 @@ def _mcts(seed: int) -> Any:
 
 
 AGENTS: Final[dict[str, dict[str, Any]]] = {
-    "tomb": {"random": RandomTombAgent, "greedy": GreedyTombAgent, "strong": StrongTombAgent, "mcts": _mcts},
+    "tomb": {"random": RandomTombAgent, "greedy": GreedyTombAgent, "strong": StrongTombAgent, "expert": ExpertTombAgent,
+             "mcts": _mcts},
     "treasure": {"random": RandomTreasureAgent, "greedy": GreedyTreasureAgent, "strong": StrongTreasureAgent,
                  "mcts": _mcts},
 }
@@ -42,7 +44,7 @@ def bot_names(game: str) -> list[str]:
 
 
 def make_agent(game: str, name: str, seed: int = 0) -> Any:
-    """A seeded bot for ``game`` ("tomb" or "treasure") by name (random, greedy, strong, mcts)."""
+    """A seeded bot for ``game`` ("tomb" or "treasure") by name (random, greedy, strong, mcts; expert for tomb)."""
     if game not in AGENTS:
         raise ValueError(f"unknown game {game!r}; games: {', '.join(AGENTS)}")
     if name not in AGENTS[game]:

@@ -25,9 +25,9 @@ from typing import Any, Final, Protocol
 from mummy.games import KINDS
 from mummy.render.narrate_tomb import TombNarrator
 from mummy.render.narrate_treasure import TreasureNarrator
-from mummy.render.narrate_words import Line
+from mummy.render.narrate_words import Dice, Line
 
-__all__ = ["LOG_TAIL", "NARRATORS", "Line", "Narrator", "log_entry", "narrator_named"]
+__all__ = ["LOG_TAIL", "NARRATORS", "Dice", "Line", "Narrator", "log_entry", "narrator_named"]
 
 #: How many of a game's last log entries a view carries (contracts §1).
 LOG_TAIL: Final = 12
@@ -71,6 +71,9 @@ def narrator_named(name: str) -> Narrator:
 def log_entry(version: int, seat: int, name: str, text: str, line: Line) -> dict[str, Any]:
     """A log entry as a view carries it (contracts §1): ``version`` is the game's version
     after the action, ``text`` its notation, ``sentence`` and ``chance`` its words,
-    ``squares`` the squares it covered on the seat's sheet (none for most actions)."""
-    return {"version": version, "seat": seat, "name": name, "text": text,
-            "sentence": line.sentence, "chance": line.chance, "squares": list(line.squares)}
+    ``squares`` the squares it covered on the seat's sheet or site (none for most
+    actions); a Treasure roll's ``dice`` (``faces`` and ``held``) and a take's ``tile``
+    (its id), ``null`` for every other action."""
+    dice = {"faces": list(line.dice.faces), "held": list(line.dice.held)} if line.dice else None
+    return {"version": version, "seat": seat, "name": name, "text": text, "sentence": line.sentence,
+            "chance": line.chance, "squares": list(line.squares), "dice": dice, "tile": line.tile}

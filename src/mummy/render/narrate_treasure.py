@@ -1,5 +1,7 @@
 """Mummy's Treasure's actions in plain language: "Sphinx took the 2×2 chest, 24/36
-covered", "Ann rerolled 3 dice: S P E", "Ann passed".
+covered", "Ann rerolled 3 dice: S P E", "Ann passed"; and as data for a page that shows
+another player's turn step by step: a roll's dice (the faces, and which were held) and a
+take's tile and squares (``Line.dice``, ``Line.tile``, ``Line.squares``).
 
 The state of a Treasure game is immutable, so the snapshot before an action is the state
 itself. A preview never rolls (the dice to come are the seed's, R2.2), and a take's
@@ -12,8 +14,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from mummy.core.errors import IllegalActionError
+from mummy.core.grid import iter_bits
 from mummy.core.protocol import Chance
-from mummy.render.narrate_words import UNKNOWN, Line, plural
+from mummy.render.narrate_words import UNKNOWN, Dice, Line, plural
 from mummy.treasure.actions import PASS, REROLL, ROLL, TAKE, Action, fmt, parse
 from mummy.treasure.content import sort_symbols
 from mummy.treasure.game import State, TreasureGame
@@ -68,6 +71,34 @@ def chance_line(game: TreasureGame, chances: list[Chance]) -> str | None:
     return f"The dice show {symbols(game.state.dice)}" if chances and game.state.dice else None
 
 
+def rolled_dice(game: TreasureGame, a: Action, before: State) -> Dice | None:
+    """A roll's or a reroll's dice as data (R3.1): the faces showing now, and which of
+    them were held, the dice ``before`` showed less those the reroll named; the others
+    are the engine's roll. None for any other action."""
+    if a.kind not in (ROLL, REROLL):
+        return None
+    kept = before.dice if a.kind == REROLL else ""
+    for die in a.dice:  # five letters at most: strings beat a Counter by far here
+        kept = kept.replace(die, "", 1)
+    held = []
+    for face in game.state.dice:
+        held.append(face in kept)
+        kept = kept.replace(face, "", 1)
+    return Dice(tuple(game.state.dice), tuple(held))
+
+
+def taken_tile(game: TreasureGame, seat: int, a: Action) -> tuple[str | None, tuple[str, ...]]:
+    """A take's tile (its id) and the squares it lies on, by name in the grid's order
+    (R3.3; in the movable variant, where the arrangement put it, R5.1); none otherwise."""
+    if a.kind != TAKE:
+        return None, ()
+    placed = game.state.placed[seat][-1]
+    tile = game.tiles[placed.tile]
+    board = game.boards[seat]
+    mask = board.placements(tile.rows, tile.cols)[(placed.square, placed.orient)]
+    return placed.tile, tuple(board.grid.square_name(sq) for sq in iter_bits(mask))
+
+
 class TreasureNarrator:
     """Mummy's Treasure's narrator (see :class:`mummy.render.narrate.Narrator`)."""
 
@@ -80,7 +111,9 @@ class TreasureNarrator:
         assert isinstance(before, Before)
         action = parse(text, game.grid(seat))
         sentence = sentence_of(game, seat, action)
-        return Line(sentence, chance_line(game, game.chances[before.chances:]))
+        tile, squares = taken_tile(game, seat, action)
+        return Line(sentence, chance_line(game, game.chances[before.chances:]), squares,
+                    rolled_dice(game, action, before.state), tile)
 
     def preview(self, game: TreasureGame, seat: int, text: str) -> dict[str, Any]:
         """Treasure warns of nothing (a pass is refused while a tile can be taken, R3.2)."""
@@ -103,4 +136,4 @@ class TreasureNarrator:
         return {"action": canonical, "sentence": sentence, "warnings": [], "uses_after": UNKNOWN}
 
 
-__all__ = ["TreasureNarrator", "chance_line", "sentence_of"]
+__all__ = ["TreasureNarrator", "chance_line", "rolled_dice", "sentence_of", "taken_tile"]

@@ -6,14 +6,28 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 
+class Dice(NamedTuple):
+    """A Treasure roll's dice as data (R3.1): the five faces showing after it, in the
+    symbols' order as the engine keeps them, and for each face whether it was held (kept
+    from before a reroll) rather than rolled. Equal faces are interchangeable: the held
+    ones of a symbol are listed first."""
+
+    faces: tuple[str, ...]
+    held: tuple[bool, ...]
+
+
 class Line(NamedTuple):
     """An action in words: what it did and gained, what chance showed, if anything (the
     round's dice, a bought die, a roll), and the squares it covered on its player's sheet
-    (the Tomb's tiles and digs, by name: a page shows the step without reading notation)."""
+    or site (the Tomb's tiles and digs, a Treasure tile, by name). A Treasure roll carries
+    its ``dice`` and a take its ``tile``: a page shows another player's step from this
+    data, never by reading the sentence or the notation."""
 
     sentence: str
     chance: str | None = None
     squares: tuple[str, ...] = ()
+    dice: Dice | None = None
+    tile: str | None = None
 
 
 #: What a preview's ``uses_after`` says when the answer depends on a roll not yet made.

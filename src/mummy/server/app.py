@@ -28,7 +28,7 @@ from mummy.server.hub import MAX_RATE as MAX_RATE
 from mummy.server.hub import Hub
 from mummy.server.limits import Guard, Limits, Shunned
 from mummy.server.play import Play, Workers
-from mummy.server.routes import boards, games, pages
+from mummy.server.routes import boards, companion, games, maps, pages, printing
 from mummy.server.service import GameService
 
 DEFAULT_DB = "sqlite:///mummy.db"
@@ -86,6 +86,7 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
     if limits.allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(limits.allowed_hosts))
     app.mount("/static", pages.static_files(app.state.assets), name="static")
-    for router in (pages.router, games.router, boards.router, sockets.router):
+    for router in (pages.router, games.router, boards.router, companion.router, printing.router, maps.router,
+                   sockets.router):
         app.include_router(router)
     return app

@@ -140,11 +140,47 @@ async def _answer(send: Send, status: int, code: str, message: str,
 #: The requests that are rate-limited: (method, path) to the kind of limit.
 LIMITED: Final = (
     ("POST", re.compile(r"/api/games/?"), "games"),
-    ("POST", re.compile(r"/api/daily/[^/]+/?"), "games"),
     ("POST", re.compile(r"/api/games/[^/]+/rematch/?"), "games"),  # a rematch is a new game
     ("POST", re.compile(r"/api/games/[^/]+/actions/?"), "actions"),
     ("GET", re.compile(r"/api/games/[^/]+/preview/?"), "previews"),
 )
+#: The requests whose route decides whether they count (:class:`Charge`): a daily
+#: challenge counts as a new game only when it creates one, not when it resumes today's.
+CHARGED_BY_ROUTE: Final = (
+    ("POST", re.compile(r"/api/daily/[^/]+/?"), "games"),
+)
+#: The key of a request's scope under which the guard hands its route the :class:`Charge`.
+CHARGE: Final = "mummy.charge"
+
+
+@dataclass(frozen=True)
+class Charge:
+    """A request's count against its kind of limit, made by its route once it knows the
+    request costs what the limit is for. "Play today's challenge" a second time resumes
+    today's game: a read, like loading a game, which must not spend the allowance of new
+    games (nor be refused once it is spent); only a creation does. Calling it counts the
+    request, or raises :class:`RateLimited` (counted towards shunning, as the guard's own
+    refusals are); the route answers that with :func:`refusal`. It runs in the route's
+    worker thread: the ``limits`` storage locks per key, and a refusal counted twice at
+    once in :class:`Shunned` can at worst lose one count."""
+
+    rates: RateLimiter
+    shunned: Shunned
+    what: str
+    address: str | None
+
+    def __call__(self) -> None:
+        try:
+            self.rates.hit(self.what, self.address)
+        except RateLimited as exc:
+            self.shunned.refused(self.address, exc.retry_after)
+            raise
+
+
+def refusal(exc: RateLimited) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """A rate limit's refusal as a route answers it: the status, the body and the headers
+    the guard's own refusals have (``429 too_many_requests`` with ``Retry-After``)."""
+    return 429, {"error": {"code": "too_many_requests", "message": exc.message}}, {"retry-after": str(exc.retry_after)}
 
 
 class Shunned:
@@ -219,9 +255,12 @@ class Guard:
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
+        client = scope.get("client")
+        for method, path, kind in CHARGED_BY_ROUTE:
+            if scope["method"] == method and path.fullmatch(scope["path"]):
+                scope[CHARGE] = Charge(self.rates, self.shunned, kind, client[0] if client else None)
         for method, path, kind in LIMITED:
             if scope["method"] == method and path.fullmatch(scope["path"]):
-                client = scope.get("client")
                 try:
                     self.rates.hit(kind, client[0] if client else None)
                 except RateLimited as exc:

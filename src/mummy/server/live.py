@@ -309,6 +309,8 @@ class LiveGame:
                 out["reveal"] = {"seed": self.row.seed, "nonce": self.row.nonce}
         if self.row.daily:
             out["daily"] = self.row.daily
+        if self.row.rematch is not None:  # its players are asked to join it (GameService.rematch)
+            out["rematch"] = self.row.rematch
         return out
 
     def view_text(self, token: str | None) -> str:

@@ -32,6 +32,10 @@ class GameRow(Base):
     entrant: Mapped[str | None] = mapped_column(String(64), nullable=True, deferred=True)
     created: Mapped[datetime] = mapped_column(DateTime)
     result: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON, once over
+    # The id of this game's rematch, once one is asked for (migration 0006): asking again
+    # answers that game, whoever asks (``GameService.rematch``). No foreign key: the
+    # column is claimed before the rematch's row is written (``Repository.add_rematch``).
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
     # The leaderboards' columns, filled when a game ends (migration 0004), so that a board
     # is one indexed query with a limit, whatever the number of games: loading and
     # parsing every finished game took seconds at 100k games. Deferred: loading a game to

@@ -20,6 +20,7 @@ from sqlalchemy import (
     Boolean,
     ClauseElement,
     Connection,
+    CursorResult,
     DateTime,
     Dialect,
     Engine,
@@ -77,6 +78,8 @@ def _insert_entry(dialect: Dialect) -> ClauseElement:
 Stored = tuple[GameRow, list[SeatRow], list[ActionRow]]
 #: A log entry as replays and resyncs read it: (seq, seat, text).
 Entry = Row[int, int, str]
+#: A seat held in "my games": (id, kind, seat, name, version, over, daily, result, place).
+Held = Row[str, str, int, str, int, bool, str | None, str | None, str | None]
 #: A board's game: (id, daily, place, score, turns, finished).
 BoardGame = Row[str, str | None, str | None, int | None, int | None, datetime | None]
 
@@ -164,16 +167,35 @@ class Repository:
             s.expunge_all()
         return row, seats, log
 
-    def games_of(self, token_hashes: list[str], since: datetime, today: str) -> list[dict[str, Any]]:
-        """The games in which these token hashes hold seats, newest first; of the games with
-        no move, only those created ``since`` and not a past day's challenge."""
+    def games_of(self, token_hashes: list[str], since: datetime, today: str) -> list[Held]:
+        """The games in which these token hashes hold seats, newest first, each with its
+        result (JSON, once over) and its board's place (a solo game's map or site); of the
+        games with no move, only those created ``since`` and not a past day's challenge."""
         fresh = and_(GameRow.created >= since, or_(GameRow.daily.is_(None), GameRow.daily >= today))
         with Session(self.engine) as s:
-            rows = s.execute(select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
-                             .where(SeatRow.token_hash.in_(token_hashes), or_(GameRow.version > 0, fresh))
-                             .order_by(GameRow.created.desc())).all()
-            return [{"id": g.id, "game": g.kind, "seat": seat.seat, "name": seat.name, "version": g.version,
-                     "over": g.over, "daily": g.daily} for seat, g in rows]
+            return list(s.execute(
+                select(GameRow.id, GameRow.kind, SeatRow.seat, SeatRow.name, GameRow.version, GameRow.over,
+                       GameRow.daily, GameRow.result, GameRow.place)
+                .join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(SeatRow.token_hash.in_(token_hashes), or_(GameRow.version > 0, fresh))
+                .order_by(GameRow.created.desc())).all())
+
+    def add_rematch(self, old_id: str, row: GameRow, seats: list[SeatRow]) -> str | None:
+        """Store ``row`` and its seats as the rematch of game ``old_id``, unless that game
+        has one already: then nothing is stored and its id is answered (None: no such game).
+
+        One transaction, and the old game's column is claimed first (``UPDATE ... WHERE
+        rematch IS NULL``): a concurrent request (another worker, another process) waits on
+        that row until this one commits, then finds the column taken and reads it."""
+        with self.writes, Session(self.engine) as s, s.begin():
+            claim = update(GameRow).where(GameRow.id == old_id, GameRow.rematch.is_(None)).values(rematch=row.id)
+            claimed = cast(CursorResult[Any], s.execute(claim, execution_options={"synchronize_session": False}))
+            if claimed.rowcount == 0:
+                return s.scalar(select(GameRow.rematch).where(GameRow.id == old_id))
+            s.add(row)
+            s.flush()  # the game before its seats (foreign keys)
+            s.add_all(seats)
+            return row.id
 
     def daily_seat(self, kind: str, day: str, token_hashes: list[str]) -> tuple[GameRow, SeatRow] | None:
         """The day's daily game of this kind in which one of these token hashes holds a seat
@@ -225,11 +247,14 @@ class Repository:
         return games, names
 
     def secret(self, name: str) -> str:
-        """A server secret, made (and stored) on first use."""
+        """A server secret, made (and stored) on first use. Two processes making it at once
+        keep the first one stored (``INSERT ... ON CONFLICT DO NOTHING``, then read back):
+        a plain insert failed the second with a taken key on PostgreSQL."""
         with self.writes, Session(self.engine) as s, s.begin():
             row = s.get(SecretRow, name)
-            if row is None:
-                row = SecretRow(name=name, value=secrets.token_hex(32))
-                s.add(row)
-            return row.value
+            if row is not None:
+                return row.value
+            construct = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
+            s.execute(construct(SecretRow).values(name=name, value=secrets.token_hex(32)).on_conflict_do_nothing())
+            return s.scalars(select(SecretRow.value).where(SecretRow.name == name)).one()
 

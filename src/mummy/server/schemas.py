@@ -48,7 +48,9 @@ class CreateGame(BaseModel):
     model_config = STRICT
     game: GameName
     seats: list[SeatIn] = Field(min_length=1, max_length=8)
-    map: Text = Field(default="map1", max_length=16, description="Tomb map")
+    map: Text = Field(default="map1", max_length=40, description="Tomb map: map1, a generated or a custom map's id")
+    map_text: Text | None = Field(default=None, max_length=20_000,
+                                  description="Tomb: a custom map's file (docs/tomb-formats.md); its id is the map")
     mode: Text = Field(default="standard", max_length=16, description="Tomb mode (T8.2)")
     sites: list[Annotated[Text, Field(max_length=16)]] | None = Field(default=None, max_length=4,
                                                                      description="Treasure sites, one per seat")

@@ -59,16 +59,14 @@ from sqlalchemy.exc import IntegrityError
 
 from mummy.bots.registry import bot_names
 from mummy.core.errors import RuleError
-from mummy.core.rng import new_seed
-from mummy.games import commitment
 from mummy.server import clock
 from mummy.server.boards import Boards
 from mummy.server.bots import BOT_SLICE, BOT_THREADS, BotPool
 from mummy.server.cache import IDLE_AFTER, MAX_LIVE, OVER_AFTER, SWEEP_EVERY, LiveCache
 from mummy.server.errors import ServiceError, known_kind
 from mummy.server.live import LiveGame, Staged, hash_token
-from mummy.server.models import GameRow, SeatRow
 from mummy.server.repository import Repository
+from mummy.server.seating import held, new_rows, rematch_token
 from mummy.server.writer import Write, Writer
 
 __all__ = ["BOT_ID", "LOG_PAGE", "MAX_NAME", "GameService", "ServiceError"]
@@ -109,6 +107,7 @@ class GameService:
         #: sets this to False to use the thread on SQLite too).
         self.inline = engine.dialect.name == "sqlite"
         self._boards = Boards(self.repo, self._current)
+        self._rematch_key: bytes | None = None  # the key of rematches' seat tokens (_rematch_token)
 
     # -- serving an app ---------------------------------------------------------------------
     def close(self) -> None:
@@ -173,17 +172,11 @@ class GameService:
             raise ServiceError(422, "bad_request", str(exc)) from None
         if seed is not None and daily is None:
             cfg["seed_chosen"] = True  # whoever chose it knows every roll: the view says so
-        seed = new_seed() if seed is None else seed
-        nonce = secrets.token_hex(16)
         game_id = secrets.token_urlsafe(12)
         tokens: dict[int, str] = {i: secrets.token_urlsafe(24) for i, b in enumerate(bots) if b is None}
-        public = commitment(kind, seed, nonce)
-        row = GameRow(id=game_id, kind=kind, config=json.dumps(cfg), seed=seed, nonce=nonce,
-                      commitment=public, version=0, over=False, daily=daily, entrant=entrant,
-                      created=clock.now())
-        self.repo.add_game(row, [SeatRow(game_id=game_id, seat=i, name=names[i], bot=bots[i],
-                                         token_hash=hash_token(tokens[i]) if i in tokens else None)
-                                 for i in range(len(seats))])
+        row, seat_rows = new_rows(game_id, kind, cfg, names, bots, tokens, seed, daily, entrant)
+        public = row.commitment  # read before the commit expires the row's attributes
+        self.repo.add_game(row, seat_rows)
         with contextlib.suppress(ServiceError):  # the game and its tokens stand either way
             self._load(game_id)  # loading lets the bots make their first moves
         return {"id": game_id, "commitment": public,
@@ -210,13 +203,14 @@ class GameService:
         return names, bots
 
     def create_daily(self, kind: str, name: str | None = None, address: str | None = None,
-                     tokens: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+                     tokens: list[str] | tuple[str, ...] = (),
+                     charge: Callable[[], None] | None = None) -> dict[str, Any]:
         """A solo game on today's challenge seed (the same dice for everybody), or today's
         game already held by one of ``tokens`` (this browser's seats), resumed: its answer
         says ``"resumed": true`` and gives back the seat's own token. Without such a token
         (another browser, a cleared storage) a new game starts, but the day's board takes
         one game per player (``address`` and name, :meth:`Boards.entrant`): the first
-        they finish."""
+        they finish; ``charge`` is called only before creating one (``limits.Charge``)."""
         day = clock.today()
         hashes = {hash_token(t): t for t in tokens[:100]}
         held = self.repo.daily_seat(kind, day, list(hashes)) if hashes else None
@@ -225,27 +219,62 @@ class GameService:
             assert seat.token_hash is not None  # it matched one
             return {"id": row.id, "commitment": row.commitment, "resumed": True,
                     "seats": [{"seat": seat.seat, "name": seat.name, "bot": None, "token": hashes[seat.token_hash]}]}
+        if charge is not None:
+            charge()
         entrant = self._boards.entrant(kind, day, str(name or "player 1")[:MAX_NAME], address)
         return self.create(kind, [{"name": name}], known_kind(kind).daily, seed=self.daily_seed(kind, day),
                            daily=day, entrant=entrant)
 
     def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """A new game like this finished one (contracts §3): the same game, set-up and seats
-        (names, bots), on a new secret seed; like :meth:`create`, every person's seat token
-        goes to the caller, a seat of the old game, who hands them on. A chosen seed is not
-        carried over (only the set-up's own keys are), so a rematch can set a record. A
-        daily challenge has none: its day's dice are one game for everybody."""
+        """The rematch of this finished game (contracts §3): the same game, set-up and seats
+        (names, bots) on a new secret seed, made once. The first request makes it and the
+        old game keeps its id (``games.rematch``, shown in its views); every later one, by
+        any seat, is answered with that game. Each caller gets only its own seat's token:
+        the seat its token holds in the old game, in the new one (a spectator, without a
+        token, gets none and starts nothing). A chosen seed is not carried over (only the
+        set-up's own keys are), so a rematch can set a record; a daily challenge has none.
+        Its tokens are derived (``seating.rematch_token``); ``new``: made by this request."""
         with self._current(game_id) as live:
-            live.seat_of(token)  # 401/403: only a player of the game starts its rematch
+            seat = live.seat_of(token)  # 401/403: only a player of the game starts or joins its rematch
             if live.row.daily is not None:
                 raise ServiceError(409, "daily", f"a daily challenge has no rematch: {live.row.daily}'s "
                                    "dice are one game a day for everybody; start a new game instead")
             if not live.kind.is_over(live.game):
                 raise ServiceError(409, "not_over", "a rematch starts once the game is over")
-            kind = live.row.kind
-            config = {k: v for k, v in live.config.items() if k in live.kind.config_keys}
-            seats = [{"name": x.name, "bot": x.bot} for x in live.seats]
-        return self.create(kind, seats, config)  # outside the old game's lock: a load takes locks
+            made, new = live.row.rematch, False
+            if made is None:
+                made, new = self._store_rematch(live)
+                live.row.rematch = made
+                live.cached_texts.clear()  # the views encoded at this version lack it
+        with contextlib.suppress(ServiceError):  # the game and its tokens stand either way
+            self._load(made)  # loading lets the bots make their first moves
+        with self._current(made) as again:  # outside the old game's lock: a load takes locks
+            public, seats = again.row.commitment, [(x.seat, x.name, x.bot) for x in again.seats]
+        return {"id": made, "commitment": public, "rematch_of": game_id, "new": new,
+                "seats": [{"seat": i, "name": name, "bot": bot,
+                           "token": self._rematch_token(made, i) if i == seat and bot is None else None}
+                          for i, name, bot in seats]}
+
+    def _store_rematch(self, live: LiveGame) -> tuple[str, bool]:
+        """Store a rematch of the game (its lock held), or find the one another process
+        stored meanwhile (``Repository.add_rematch``): its id, and whether it is new."""
+        kind = live.row.kind
+        config = {k: v for k, v in live.config.items() if k in live.kind.config_keys}
+        cfg = live.kind.validate(config, len(live.seats))
+        game_id = secrets.token_urlsafe(12)
+        names, bots = [x.name for x in live.seats], [x.bot for x in live.seats]
+        tokens = {i: self._rematch_token(game_id, i) for i, bot in enumerate(bots) if bot is None}
+        made = self.repo.add_rematch(live.row.id, *new_rows(game_id, kind, cfg, names, bots, tokens))
+        if made is None:  # the game was there a moment ago, in memory: its row cannot have gone
+            raise ServiceError(503, "unavailable", "the rematch could not be stored; retry")
+        return made, made == game_id
+
+    def _rematch_token(self, game_id: str, seat: int) -> str:
+        """A rematch's seat token (``seating.rematch_token``) under the server's secret
+        "rematch", made on first use and kept in the database as the daily seeds' key."""
+        if self._rematch_key is None:
+            self._rematch_key = self.repo.secret("rematch").encode()
+        return rematch_token(self._rematch_key, game_id, seat)
 
     # -- loading ----------------------------------------------------------------------------
     def _load(self, game_id: str) -> LiveGame:
@@ -538,7 +567,8 @@ class GameService:
         nobody moved in is listed for ``NO_MOVE_LISTED`` (a daily one for its day only,
         after which it cannot be played): abandoned at once, such games piled up for good."""
         hashes = [hash_token(t) for t in tokens[:100]]
-        return self.repo.games_of(hashes, clock.now() - NO_MOVE_LISTED, clock.today()) if hashes else []
+        rows = self.repo.games_of(hashes, clock.now() - NO_MOVE_LISTED, clock.today()) if hashes else []
+        return [held(row) for row in rows]
 
     def log_since(self, game_id: str, version: int, token: str | None = None,
                   limit: int = LOG_PAGE) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """The Tomb's tutorial: the rulebook's First Round Example on Map 1 (T9), as steps.
 
 A tutorial game is an ordinary game: the tutorial page creates it with ``POST /api/games``
-on :func:`example_seed`, whose round 1 rolls the rulebook's two 5s, and sends each move as
-any game page does. The engine is the judge, as always; nothing here changes a rule. This
+on :func:`example_seed`, whose round 1 rolls the rulebook's two 5s (once: the browser keeps
+it and resumes it on a reload), and plays it on the game page's own board and controls,
+each move sent as any game page sends it. The engine is the judge, as always; nothing here changes a rule. This
 module only says, for each step, which move the example makes, what the page tells the
 player to do and why (naming the rules), and what the move did.
 
@@ -49,8 +50,8 @@ class Step:
 
 STEPS: tuple[Step, ...] = (
     Step("1:5a.r0@J1", "Start at an entrance with the cross",
-         "Choose a 5, then the cross (5a) as it is drawn, and put its top square on J1, just under the "
-         "top entrance.",
+         "Choose one of your two 5s, then the cross (5a) as it is drawn, and put its top square on J1, just "
+         "under the top entrance.",
          "Your first tile must have an opening on one of the map's four entrances (T3.2): Jane starts at the "
          "top one. A die places one of the two shapes of its row in the Tile Table (T2.2): a 5 places the "
          "cross or the corner. The cross has four openings, so three stay open to build on.",
@@ -71,7 +72,7 @@ STEPS: tuple[Step, ...] = (
          "3 coins collected. Both shapes of row 5 are now marked, so the Tile Table pays a bonus die of the "
          "opposite value, 7 − 5 = 2 (T2.4), written into the free slot 3 of this round (T2.5)."),
     Step("3:2a.r0@E6", "Use the bonus 2: the hall",
-         "Choose the bonus 2 in slot 3, then the hall (2a), lying flat, and put its left square on E6, so "
+         "Choose the bonus 2 (die 3), then the hall (2a), lying flat, and put its left square on E6, so "
          "that it covers E6 F6 G6.",
          "A 2 places the hall or the fork (T2.2). The corner left an open opening on the west side of H6: "
          "the hall's right opening meets it (T3.2), and its left end stays open for later.",
@@ -79,8 +80,8 @@ STEPS: tuple[Step, ...] = (
          "That place is legal, but the example continues the corner westwards: the hall covers E6 F6 G6.",
          "The hall is marked in the Tile Table. Row 2 has one shape marked; the other is the fork."),
     Step("buy2", "Spend 3 coins on a 2",
-         "Spend your 3 coins to write a die of value 2 into the last free slot: under Coins, press 2 after "
-         "“Choose (3)”.",
+         "Spend your 3 coins to write a die of value 2 into the last free slot: under “Buy a die of your "
+         "choice (3 coins)”, press 2.",
          "Coins buy free actions at any time in a round: 3 coins write a die of any value into a free slot "
          "of the round (T4.3), and a round holds four dice at most (T4.1). A 2 places the fork, the other "
          "shape of row 2, which can reach a mimic and the Shovel.",
@@ -88,7 +89,7 @@ STEPS: tuple[Step, ...] = (
          "The example chooses a 2: the fork is the shape that reaches the mimic on F2 and the Shovel on G3.",
          "Your coins are spent and slot 4 holds a 2."),
     Step("4:2b.r0@F2", "Find the mimic and the Shovel with the fork",
-         "Choose the 2 in slot 4, then the fork (2b), flat with its stem down, and put its left square on "
+         "Choose the 2 you bought (die 4), then the fork (2b), flat with its stem down, and put its left square on "
          "F2, so that it covers F2 G2 H2 and G3.",
          "The fork's right opening meets the cross's open opening on the west side of I2 (T3.2). It covers "
          "F2, where a mimic lurks, and G3, where the Shovel of Excavation lies: both are collected (T3.4, "
@@ -100,7 +101,7 @@ STEPS: tuple[Step, ...] = (
          "key yet. The Shovel can now dig three times (T6.3). Row 2 is complete too, so it pays a bonus 5 "
          "(7 − 2); this round has no free slot left, so the 5 goes to round 2's row (T2.5)."),
     Step("end", "End the round",
-         "Every die of the round is used: press “End round”.",
+         "Every die of the round is used: press “End the round”.",
          "A round ends when every die in your row has been used (T4.4). The shapes stay yours: a marked "
          "shape can be placed again as often as you like (T2.3).",
          ("T4.4", "T2.3"),
@@ -121,8 +122,10 @@ def example_seed() -> int:
 @cache
 def tutorial() -> dict[str, Any]:
     """The tutorial as the page reads it: the game to create (``create``: the body of
-    ``POST /api/games`` but the seats) and the steps, each with its move as data (``move``),
-    played through the engine here so that every step is legal where it stands."""
+    ``POST /api/games`` but the seats) and the steps, each with its move as data (``move``)
+    and the value of the die it spends (``die``, or ``None``: equal dice are interchangeable,
+    T4.2, so the page accepts the move from any die of that value), played through the
+    engine here so that every step is legal where it stands."""
     kind = KINDS[KIND]
     seed = example_seed()
     game = kind.new(seed, {"map": MAP, "mode": MODE}, ["You"])
@@ -131,6 +134,8 @@ def tutorial() -> dict[str, Any]:
         move = next((a for a in kind.legal_json(game, 0) if a["text"] == step.action), None)
         if move is None:
             raise ValueError(f"tutorial step {step.action!r} is not legal where it stands")
+        row = kind.view(game)["sheets"][0]["dice"]["row"]
+        die = next((d["value"] for d in row if d["slot"] in move.get("dice", ())), None)
         kind.apply(game, 0, step.action)
-        steps.append({**asdict(step), "rules": list(step.rules), "move": move})
+        steps.append({**asdict(step), "rules": list(step.rules), "move": move, "die": die})
     return {"create": {"game": KIND, "map": MAP, "mode": MODE, "seed": seed}, "steps": steps}

@@ -1,24 +1,44 @@
-"""The charts and tables of a simulation report: inline SVG, no plotting library.
+"""The charts and tables of a simulation report: matplotlib figures inlined as SVG.
+
+Each chart is drawn by matplotlib (the ``analysis`` extra, imported on the first chart)
+and put into the page as an inline ``<svg>``: text drawn as glyph outlines
+(``svg.fonttype: path``), so no font is looked up or fetched; the XML prologue, the
+metadata and the namespace declarations are dropped, and every id is prefixed per chart,
+so the page references nothing outside itself and no two charts share an id.
 
 Charts use a colour-blind-safe palette (Okabe–Ito) and every bar is labelled with its
-number, so nothing depends on telling colours apart. Each game's report sections
-(:mod:`mummy.sim.tomb`, :mod:`mummy.sim.treasure`) are built from these.
+number, so nothing depends on telling colours apart; histograms also differ by dash.
+Each game's report sections (:mod:`mummy.sim.tomb`, :mod:`mummy.sim.treasure`) are built
+from these.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
-from collections.abc import Mapping, Sequence
+import io
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from mummy.sim.table import need
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+DASHES = ("solid", "dashed", "dotted", "dashdot", (0, (5, 1, 1, 1)), (0, (1, 3)))
+#: matplotlib settings for every chart: fonts as outlines, fixed ids, the page's text size.
+STYLE = {"svg.fonttype": "path", "svg.hashsalt": "mummy", "font.size": 9, "axes.titlesize": 10,
+         "axes.titleweight": "bold", "axes.spines.top": False, "axes.spines.right": False}
+WIDTH = 5.2  # inches: two charts side by side on a wide screen
 
 CSS = """
-body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 980px; color: #222; padding: 0 1rem; }
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1120px; color: #222; padding: 0 1rem; }
 h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; margin: .6rem 0; } td, th { padding: .25rem .6rem; border-bottom: 1px solid #eee;
 text-align: right; } th:first-child, td:first-child { text-align: left; }
-.note { color: #555; font-size: .92rem; } svg { display: block; margin: .5rem 0 1rem; }
-.charts { display: flex; flex-wrap: wrap; gap: 1.5rem; }
+.note { color: #555; font-size: .92rem; }
+svg { display: block; margin: .5rem 0 1rem; max-width: 100%; height: auto; stroke-linejoin: round;
+stroke-linecap: butt; }
+.charts { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
 """
 
 
@@ -28,86 +48,78 @@ def esc(text: object) -> str:
 
 
 def bar_chart(title: str, labels: Sequence[str], series: Mapping[str, Sequence[float]],
-              fmt: str = "{:.1f}", width: int = 460) -> str:
-    """Horizontal grouped bars: one group per label, one bar per series."""
+              fmt: str = "{:.1f}") -> str:
+    """Horizontal grouped bars: one group per label, one bar per series, each bar
+    labelled with its value (``fmt``); negative values go left of zero."""
     names = list(series)
-    bar_h, gap, left = 16, 10, 130
-    rows = len(labels)
-    height = 40 + rows * (len(names) * bar_h + gap) + 18 * len(names)
-    values = [v for s in series.values() for v in s]
-    top = max([abs(v) for v in values] + [1e-9])
-    has_neg = any(v < 0 for v in values)
-    zero = left + ((width - left - 60) / 2 if has_neg else 0)
-    scale = (width - left - 60) / (2 * top if has_neg else top)
-    out = [f'<svg width="{width}" height="{height}" role="img" aria-label="{esc(title)}">',
-           f'<text x="0" y="16" font-weight="bold">{esc(title)}</text>']
-    y = 30
-    for i, label in enumerate(labels):
-        out.append(f'<text x="0" y="{y + bar_h * len(names) / 2 + 4}" font-size="13">{esc(label)}</text>')
+    height = 0.8 / len(names)
+
+    def paint(ax: Any) -> None:
         for j, name in enumerate(names):
-            v = series[name][i]
-            w = abs(v) * scale
-            x = zero if v >= 0 else zero - w
-            out.append(f'<rect x="{x:.1f}" y="{y}" width="{max(w, 0.5):.1f}" height="{bar_h - 2}" '
-                       f'fill="{PALETTE[j % len(PALETTE)]}"><title>{esc(name)}: {fmt.format(v)}</title></rect>')
-            tx = x + w + 4 if v >= 0 else x - 4
-            anchor = "start" if v >= 0 else "end"
-            out.append(f'<text x="{tx:.1f}" y="{y + bar_h - 4}" font-size="11" text-anchor="{anchor}">'
-                       f'{fmt.format(v)}</text>')
-            y += bar_h
-        y += gap
-    out.append(legend(names, y + 4))
-    out.append("</svg>")
-    return "".join(out)
+            ys = [i + (j - (len(names) - 1) / 2) * height for i in range(len(labels))]
+            bars = ax.barh(ys, list(series[name]), height=height * 0.92, color=PALETTE[j % len(PALETTE)],
+                           label=name)
+            ax.bar_label(bars, labels=[fmt.format(v) for v in series[name]], padding=2, fontsize=7.5)
+        ax.set_yticks(range(len(labels)), [str(x) for x in labels])
+        ax.invert_yaxis()  # the first label on top, as it reads
+        ax.axvline(0, color="#888", linewidth=0.8)
+        ax.margins(x=0.18)
+        if "%" in fmt:
+            ax.xaxis.set_major_formatter(need("matplotlib.ticker", "The report's charts").PercentFormatter(1.0))
+        if len(names) > 1:
+            ax.figure.legend(loc="outside lower center", ncol=min(len(names), 3), frameon=False)
+
+    return draw(title, 0.9 + len(labels) * (0.22 * len(names) + 0.12) + (0.3 if len(names) > 1 else 0), paint)
 
 
-def legend(names: Sequence[str], y: float) -> str:
-    """The colour key of a chart's series, from height ``y`` down."""
-    parts = []
-    for j, name in enumerate(names):
-        yy = y + 18 * j
-        parts.append(f'<rect x="0" y="{yy}" width="12" height="12" fill="{PALETTE[j % len(PALETTE)]}"/>'
-                     f'<text x="18" y="{yy + 11}" font-size="12">{esc(name)}</text>')
-    return "".join(parts)
-
-
-def histogram(title: str, series: Mapping[str, Sequence[float]], bins: int = 16, width: int = 460) -> str:
-    """Step histograms (one outline per series) on shared bins, with an axis."""
+def histogram(title: str, series: Mapping[str, Sequence[float]], bins: int = 16) -> str:
+    """Step histograms (one outline per series, each its colour and dash) on shared
+    bins; the height is the share of the series' values in each bin."""
     values = [v for s in series.values() for v in s]
     if not values:
         return ""
     lo, hi = min(values), max(values)
     if hi == lo:
         hi = lo + 1
-    step = (hi - lo) / bins
-    counts: dict[str, list[float]] = {}
-    for name, s in series.items():
-        c = [0.0] * bins
-        for v in s:
-            c[min(int((v - lo) / step), bins - 1)] += 1
-        counts[name] = [x / max(len(s), 1) for x in c]
-    top = max(max(c) for c in counts.values()) or 1
-    left, bottom, plot_w, plot_h = 40, 200, width - 60, 160
-    out = [f'<svg width="{width}" height="{bottom + 30 + 18 * len(series)}" role="img" '
-           f'aria-label="{esc(title)}">', f'<text x="0" y="16" font-weight="bold">{esc(title)}</text>',
-           f'<line x1="{left}" y1="{bottom}" x2="{left + plot_w}" y2="{bottom}" stroke="#888"/>']
-    for k in range(5):
-        v = lo + (hi - lo) * k / 4
-        x = left + plot_w * k / 4
-        out.append(f'<text x="{x:.0f}" y="{bottom + 14}" font-size="11" text-anchor="middle">{v:.0f}</text>')
-    for j, c in enumerate(counts.values()):
-        points = []
-        for i, frac in enumerate(c):
-            x0 = left + plot_w * i / bins
-            x1 = left + plot_w * (i + 1) / bins
-            y = bottom - plot_h * frac / top
-            points += [f"{x0:.1f},{y:.1f}", f"{x1:.1f},{y:.1f}"]
-        dash = "" if j == 0 else f' stroke-dasharray="{2 + 3 * j},{2 + j}"'
-        out.append(f'<polyline fill="none" stroke="{PALETTE[j % len(PALETTE)]}" stroke-width="2"{dash} '
-                   f'points="{" ".join(points)}"/>')
-    out.append(legend(list(series), bottom + 24))
-    out.append("</svg>")
-    return "".join(out)
+    edges = [lo + (hi - lo) * k / bins for k in range(bins + 1)]
+
+    def paint(ax: Any) -> None:
+        for j, (name, s) in enumerate(series.items()):
+            ax.hist(list(s), bins=edges, weights=[1 / max(len(s), 1)] * len(s), histtype="step", linewidth=1.8,
+                    color=PALETTE[j % len(PALETTE)], linestyle=DASHES[j % len(DASHES)], label=name)
+        ax.set_ylabel("share of games")
+        ax.figure.legend(loc="outside lower center", ncol=min(len(series), 4), frameon=False)
+
+    return draw(title, 2.6, paint)
+
+
+def draw(title: str, height: float, paint: Callable[[Any], None]) -> str:
+    """A chart ``paint`` draws on new axes, as an inline ``<svg>`` that references
+    nothing outside itself. No pyplot: a bare Figure holds no global state."""
+    matplotlib = need("matplotlib", "The report's charts")
+    mpl_figure = need("matplotlib.figure", "The report's charts")
+    with matplotlib.rc_context(STYLE):
+        fig = mpl_figure.Figure(figsize=(WIDTH, height), layout="constrained")
+        paint(fig.add_subplot())
+        fig.suptitle(title, x=0.01, ha="left", fontweight="bold", fontsize=10)
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg", bbox_inches="tight", pad_inches=0.06,
+                    metadata={"Date": None, "Creator": None, "Format": None, "Type": None})
+    return inline(buffer.getvalue(), title)
+
+
+def inline(text: str, title: str) -> str:
+    """matplotlib's SVG file as an element of the page: no XML prologue, metadata or
+    namespace declarations (the only ``http`` in the file), no style sheet (in a page it
+    would style the whole page; :data:`CSS` holds its two stroke defaults), ids prefixed
+    per chart."""
+    text = text[text.index("<svg"):]
+    text = re.sub(r"<metadata>.*?</metadata>|<style[^>]*>.*?</style>", "", text, flags=re.S)
+    text = re.sub(r'\s+xmlns(:\w+)?="[^"]*"', "", text)
+    prefix = "c" + hashlib.sha1(text.encode()).hexdigest()[:8] + "-"
+    text = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}{m.group(1)}"', text)
+    text = re.sub(r"(href=\"|url\()#", lambda m: f"{m.group(1)}#{prefix}", text)
+    return text.replace("<svg", f'<svg role="img" aria-label="{esc(title)}"', 1)
 
 
 def dash(value: object) -> object:

@@ -11,6 +11,7 @@ from typing import Any, Final, Protocol
 
 from mummy.games import KINDS
 from mummy.sim.spec import GameSpec
+from mummy.sim.table import Column
 from mummy.sim.tomb import TombSim
 from mummy.sim.treasure import TreasureSim
 
@@ -19,12 +20,17 @@ class SimKind(Protocol):
     name: str
     rotate: bool  # whether the bots rotate through the seats from game to game
     needs: frozenset[str]  # the fields of one line of ``mummy sim --out``
+    columns: tuple[Column, ...]  # the game's own columns of the flat table (mummy.sim.table)
 
     def problem(self, bots: list[str], sites: list[str]) -> str | None:
         """What is wrong with a run's seats (``--bots``, ``--sites``), if anything."""
         ...
 
     def play(self, spec: GameSpec) -> dict[str, Any]: ...
+
+    def unflatten(self, seats: list[dict[str, Any]]) -> dict[str, Any]:
+        """A line's game fields from one game's rows of the flat table, seats in order."""
+        ...
 
     def summarise(self, rows: list[dict[str, Any]]) -> dict[str, Any]: ...
 

@@ -8,7 +8,6 @@ back ends only decide *where* ``play_one`` runs; results always come back in ord
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -36,21 +35,20 @@ def play_one(spec: GameSpec) -> dict[str, Any]:
     return sim_named(spec.game).play(spec)
 
 
-def _progress(done: int, total: int, started: float, stream: Any) -> None:
-    width = 30
-    filled = int(width * done / total) if total else width
-    rate = done / max(time.perf_counter() - started, 1e-9)
-    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {rate:.1f}/s ")
-    stream.flush()
+def progress_bar(total: int, stream: Any) -> Any:
+    """tqdm's bar on ``stream``: games done of the total, the rate and the time left; None
+    without tqdm (the ``analysis`` extra), since a simulation runs the same without a bar."""
+    try:
+        from tqdm import tqdm  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="game", file=stream, dynamic_ncols=True, smoothing=0.1)
 
 
 def run(game_specs: Sequence[GameSpec], jobs: int = 1, ray_address: str | None = None,
         progress: bool = False, stream: Any = None) -> Iterator[dict[str, Any]]:
     """Yield each game's result in order. ``jobs`` processes on this machine, or the
     tasks on the Ray cluster at ``ray_address`` ("local" starts one in this process)."""
-    stream = stream or sys.stderr
-    total = len(game_specs)
-    started = time.perf_counter()
     results: Iterator[dict[str, Any]]
     if ray_address:
         results = _ray_results(game_specs, ray_address)
@@ -58,12 +56,15 @@ def run(game_specs: Sequence[GameSpec], jobs: int = 1, ray_address: str | None =
         results = _pool_results(game_specs, jobs)
     else:
         results = map(play_one, game_specs)
-    for done, result in enumerate(results, start=1):
-        if progress:
-            _progress(done, total, started, stream)
-        yield result
-    if progress:
-        stream.write("\n")
+    bar = progress_bar(len(game_specs), stream or sys.stderr) if progress else None
+    try:
+        for result in results:
+            if bar is not None:
+                bar.update()
+            yield result
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _pool_results(game_specs: Sequence[GameSpec], jobs: int) -> Iterator[dict[str, Any]]:
@@ -99,4 +100,4 @@ def _ray_results(game_specs: Sequence[GameSpec], address: str) -> Iterator[dict[
             ray.shutdown()
 
 
-__all__ = ["GameSpec", "play_one", "run", "specs"]
+__all__ = ["GameSpec", "play_one", "progress_bar", "run", "specs"]

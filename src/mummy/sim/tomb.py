@@ -5,17 +5,55 @@ from __future__ import annotations
 import statistics
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from mummy.bots.registry import bot_seed, make_agent
 from mummy.sim.charts import bar_chart, esc, histogram, percentile, table
 from mummy.sim.spec import GameSpec
-from mummy.tomb.content import map_ids, map_spec
+from mummy.sim.table import Column, seat_item
+from mummy.tomb.content import is_map, map_spec
 from mummy.tomb.game import PlayerSetup, TombGame
 from mummy.tomb.record import to_record
 from mummy.tomb.scoring import ranking, score
 
 ACHIEVEMENTS = ("Master of the Undead", "Magical Warden", "Treasure Hunter", "The Mapmaker", "Mummy Slayer")
+#: The score lines of T7, in the sheet's order (a test checks them against the scoring).
+SCORE_LINES = ("oozes_x_skeletons", "zombies", "golems", "mimics", "mummy", "magic_items", "leftovers",
+               "entrances", "penalties")
+#: A sheet's counts in a line's ``sheets``, and what each counts.
+COUNTS = {"oozes": "Oozes defeated", "skeletons": "Skeletons defeated", "zombies": "Zombies defeated",
+          "golems": "Golems defeated", "mimics": "Mimics defeated", "mummy_hits": "hits on the Mummy",
+          "items": "magic items collected"}
+FOUND = {"oozes": "Oozes found", "mimics": "Mimics found", "sarcophagi": "sarcophagi found",
+         "golems": "Golems found", "gems": "gems found", "keys": "keys gained", "coins": "coins gained"}
+
+
+def achievement_column(name: str) -> str:
+    """``Master of the Undead`` -> ``ach_master_of_the_undead``."""
+    return "ach_" + name.lower().replace(" ", "_")
+
+
+def earned(achievement: str) -> Callable[[dict[str, Any], int], object]:
+    """A seat's column: whether its sheet earned ``achievement``."""
+    return lambda line, seat: achievement in line["achievements"][seat]
+
+
+def tomb_columns() -> tuple[Column, ...]:
+    """The Tomb's own columns of the flat table (mummy.sim.table), one row per sheet."""
+    cols = [Column("map", "string", "the map: `map1`, `map2` or a generated map's id", lambda r, s: r["map"]),
+            Column("mode", "string", "the mode: `standard`, `easy` or `kids`", lambda r, s: r["mode"]),
+            Column("score", "int64", "the sheet's final total (T7)", lambda r, s: r["scores"][s])]
+    cols += [Column(f"line_{k}", "int64", f"the points of the `{k}` score line"
+                    + (" (zero or less)" if k == "penalties" else ""),
+                    seat_item("breakdown", k)) for k in SCORE_LINES]
+    cols += [Column(achievement_column(a), "bool", f"whether the sheet earned {a}", earned(a)) for a in ACHIEVEMENTS]
+    cols.append(Column("achievements", "int64", "how many achievements the sheet earned",
+                       lambda r, s: len(r["achievements"][s])))
+    cols += [Column(k, "int64", meaning, seat_item("sheets", k)) for k, meaning in COUNTS.items()]
+    cols += [Column(f"found_{k}", "int64", meaning, seat_item("sheets", "found", k)) for k, meaning in FOUND.items()]
+    cols.append(Column("covered", "int64", "squares covered on the sheet", lambda r, s: r["sheets"][s]["covered"]))
+    return tuple(cols)
 
 
 class TombSim:
@@ -27,8 +65,21 @@ class TombSim:
     needs = frozenset({"game", "seed", "bots", "scores", "breakdown", "achievements", "sheets", "map", "mode",
                        "seconds"})
 
+    columns = tomb_columns()
+
     def problem(self, bots: list[str], sites: list[str]) -> str | None:
         return None  # any number of players (T8.1); --sites is Treasure's
+
+    def unflatten(self, seats: list[dict[str, Any]]) -> dict[str, Any]:
+        """A line's Tomb fields from its sheets' rows of the flat table (all but the record)."""
+        return {
+            "map": seats[0]["map"], "mode": seats[0]["mode"],
+            "scores": [r["score"] for r in seats],
+            "breakdown": [{k: r[f"line_{k}"] for k in SCORE_LINES} for r in seats],
+            "achievements": [[a for a in ACHIEVEMENTS if r[achievement_column(a)]] for r in seats],
+            "sheets": [{**{k: r[k] for k in COUNTS}, "found": {k: r[f"found_{k}"] for k in FOUND},
+                        "covered": r["covered"]} for r in seats],
+        }
 
     def play(self, spec: GameSpec) -> dict[str, Any]:
         """Play one game between bots to the end; the line ``mummy sim --out`` writes."""
@@ -126,7 +177,7 @@ class TombSim:
             charts.append(bar_chart("Defeats, items and Mummy hits (mean)", list(kinds),
                                     {b: [sum(defeated[b][k]) / len(defeated[b][k]) for k in kinds] for b in bots}))
             # How often each finding of the map is collected: found / on the map.
-            spec = map_spec(map_id) if map_id in map_ids() else None
+            spec = map_spec(map_id) if is_map(map_id) else None
             if spec is not None:
                 available = {"oozes": len(spec.oozes), "mimics": len(spec.mimics),
                              "sarcophagi": sum(1 for r in spec.rooms if r.finding == "sarcophagus"),

@@ -10,9 +10,31 @@ from typing import Any
 from mummy.bots.registry import bot_seed, make_agent
 from mummy.sim.charts import bar_chart, dash, histogram, table
 from mummy.sim.spec import GameSpec
+from mummy.sim.table import Column, game_item
+from mummy.treasure.content import piles
 from mummy.treasure.content import sites as sites_of
 from mummy.treasure.game import MAX_PLAYERS, Seat, TreasureGame
 from mummy.treasure.record import to_record
+
+
+def treasure_columns() -> tuple[Column, ...]:
+    """Treasure's own columns of the flat table (mummy.sim.table), one row per seat. The
+    per-turn ``chances`` of a line have no flat form: they stay in the JSON lines."""
+    cols = [
+        Column("site", "string", "the seat's site: `oasis`, `valley`, `temple` or `pyramid`",
+               lambda r, s: r["sites"][s]),
+        Column("movable", "bool", "whether the game used the movable-tiles variant (R5.1)",
+               lambda r, s: r["movable"]),
+        Column("squares", "int64", "squares the seat covered", lambda r, s: r["squares"][s]),
+        Column("turns", "int64", "turns the seat started", lambda r, s: r["turns"][s]),
+        Column("reason", "string", "how the game ended: `full` (a site was filled) or `stuck`",
+               lambda r, s: r["reason"]),
+        Column("winner", "int64", "the seat that filled its site, or -1", lambda r, s: r["winner"]),
+        Column("filled", "bool", "whether this seat filled its site", lambda r, s: r["winner"] == s),
+    ]
+    cols += [Column(f"takes_{p}", "int64", f"tiles taken from the {p} pile in the game, by all seats (the same "
+                    "on each of the game's rows)", game_item("takes", p)) for p in piles()]
+    return tuple(cols)
 
 
 class TreasureSim:
@@ -22,6 +44,16 @@ class TreasureSim:
     name = "treasure"
     rotate = True
     needs = frozenset({"game", "seed", "bots", "squares", "places", "turns", "reason", "takes", "chances"})
+    columns = treasure_columns()
+
+    def unflatten(self, seats: list[dict[str, Any]]) -> dict[str, Any]:
+        """A line's Treasure fields from its seats' rows of the flat table: all but the
+        record and the per-turn ``chances``, which the table does not hold."""
+        first = seats[0]
+        return {"sites": [r["site"] for r in seats], "movable": first["movable"],
+                "squares": [r["squares"] for r in seats], "turns": [r["turns"] for r in seats],
+                "reason": first["reason"], "winner": first["winner"],
+                "takes": {p: first[f"takes_{p}"] for p in piles()}}
 
     def problem(self, bots: list[str], sites: list[str]) -> str | None:
         if len(bots) > MAX_PLAYERS:
@@ -144,23 +176,16 @@ class TreasureSim:
             seats = list(summary["seat_win_rate"])
             charts.append(bar_chart("Win rate by seat (first-seat advantage)", [f"seat {int(s) + 1}" for s in seats],
                                     {"win rate": [summary["seat_win_rate"][s] for s in seats]}, fmt="{:.1%}"))
-        # Odds realised: the chance of a fitting top tile at a turn's first roll, against how
-        # often that tile was then taken.
-        bins = [(0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 1.01)]
-        labels, taken_rates, predicted = [], [], []
-        for lo, hi in bins:
-            inside = [c for r in rows for c in r["chances"] if lo <= c[1] < hi]
-            if inside:
-                labels.append(f"{lo:.0%}-{min(hi, 1):.0%} (n={len(inside)})")
-                predicted.append(sum(c[1] for c in inside) / len(inside))
-                taken_rates.append(sum(1 for c in inside if c[2]) / len(inside))
-        if labels:
-            charts.append(bar_chart("Odds realised: chance to roll a top tile vs. taken", labels,
-                                    {"exact chance (mean)": predicted, "taken that turn": taken_rates},
-                                    fmt="{:.0%}"))
+        odds = odds_realised(rows)
+        if odds:
+            charts.append(odds)
         out.append('<div class="charts">' + "".join(charts) + "</div>")
-        out.append('<p class="note">A tile can show and still not be taken: the player may prefer another '
-                   "tile, so the taken rate sits below the chance to roll it.</p>")
+        if all("chances" in r for r in rows):
+            out.append('<p class="note">A tile can show and still not be taken: the player may prefer another '
+                       "tile, so the taken rate sits below the chance to roll it.</p>")
+        else:
+            out.append('<p class="note">No odds-realised chart: a table (Parquet or CSV) holds no per-turn '
+                       "chances; make the report from the JSON lines for it.</p>")
         return out
 
     def format(self, summary: dict[str, Any]) -> list[str]:
@@ -180,3 +205,20 @@ class TreasureSim:
         seat = ", ".join(f"seat {int(k) + 1} {v:.1%}" for k, v in summary["seat_win_rate"].items())
         lines.append(f"wins by seat: {seat}; shared wins: {summary['shared_wins']}")
         return lines
+
+
+def odds_realised(rows: list[dict[str, Any]]) -> str:
+    """The chance of a fitting top tile at a turn's first roll, binned, against how often
+    that tile was then taken; empty when the lines carry no ``chances``."""
+    bins = [(0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 1.01)]
+    labels, taken_rates, predicted = [], [], []
+    for lo, hi in bins:
+        inside = [c for r in rows for c in r.get("chances", ()) if lo <= c[1] < hi]
+        if inside:
+            labels.append(f"{lo:.0%}-{min(hi, 1):.0%} (n={len(inside)})")
+            predicted.append(sum(c[1] for c in inside) / len(inside))
+            taken_rates.append(sum(1 for c in inside if c[2]) / len(inside))
+    if not labels:
+        return ""
+    return bar_chart("Odds realised: chance to roll a top tile vs. taken", labels,
+                     {"exact chance (mean)": predicted, "taken that turn": taken_rates}, fmt="{:.0%}")

@@ -16,12 +16,20 @@ from mummy.render.tomb_text import render_sheet
 from mummy.render.treasure_text import render_game, result_text
 from mummy.terminal.tomb_play import run as run_tomb
 from mummy.terminal.treasure_play import run as run_treasure
-from mummy.tomb.content import map_ids
+from mummy.tomb.content import is_map, map_ids
 from mummy.tomb.game import PlayerSetup, TombGame
 from mummy.tomb.scoring import score
 from mummy.tomb.sheet import MODES
 from mummy.treasure.content import sites
 from mummy.treasure.game import MAX_PLAYERS, Seat, TreasureGame, deal_sites, random_first
+
+
+def map_argument(text: str) -> str:
+    """A ``--map`` option's value: a packaged map or a generated one's id (T10)."""
+    if not is_map(text):
+        raise argparse.ArgumentTypeError(f"unknown map {text!r}; maps: {', '.join(map_ids())} or a generated "
+                                         "map's id (gen-DIFFICULTY-SEED-ATTEMPT, from `mummy maps generate`)")
+    return text
 
 
 class TerminalKind(Protocol):
@@ -64,7 +72,8 @@ class TombTerminal:
 
     def add_parser(self, sub: Any, seed: Any, positive: Any) -> argparse.ArgumentParser:
         tomb: argparse.ArgumentParser = sub.add_parser("tomb", help="The Mummy's Tomb (roll-and-write)")
-        tomb.add_argument("--map", default="map1", choices=map_ids(), help="the map (default map1)")
+        tomb.add_argument("--map", default="map1", type=map_argument,
+                          help="the map: map1 (default), map2, or a generated map's id")
         tomb.add_argument("--seed", type=seed, default=None, help="seed for the dice (default: random)")
         tomb.add_argument("--players", type=positive, default=1, help="number of hot-seat players")
         tomb.add_argument("--mode", default="standard", choices=list(MODES), help="T8.2 starting bonus")

@@ -9,7 +9,8 @@ The package never reads ``../shared`` at run time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import hashlib
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -67,6 +68,8 @@ class MapSpec:
     key_track: int
     coin_track: int
     source: str = field(default="", compare=False)
+    #: the strong bot's mean on the measuring dice (mummy.sim.difficulty), if measured
+    measured: float | None = None
 
 
 def _err(file: str, line: int, message: str) -> ContentError:
@@ -140,7 +143,7 @@ def parse_map(text: str, file: str = "map.txt") -> MapSpec:
 
 
 #: Fields given once per map (a second one is a fault).
-_SINGLE_FIELDS: Final = ("name", "title", "key-track", "coin-track")
+_SINGLE_FIELDS: Final = ("name", "title", "key-track", "coin-track", "measured")
 #: Fields that stand on a square: placed once the grid is known, whatever the line order.
 _PLACED_FIELDS: Final = ("entrance", "room", "coins", "key", "ooze", "golem", "mimic", "item")
 
@@ -161,6 +164,7 @@ class _MapDraft:
     title: str = ""
     key_track: int = 0
     coin_track: int = 0
+    measured: float | None = None
     log: dict[str, tuple[int, ...]] = field(default_factory=dict)
     golem_coins: dict[str, int] = field(default_factory=dict)
     deferred: list[tuple[int, str, str]] = field(default_factory=list)  # (line, field, value)
@@ -227,6 +231,12 @@ class _MapDraft:
             self.name = value
         elif key == "title":
             self.title = value
+        elif key == "measured":
+            try:
+                self.measured = float(value)
+            except ValueError:
+                raise _err(self.file, number, f"'measured' is the strong bot's mean score, a number, not {value!r}") \
+                    from None
         elif key == "key-track":
             self.key_track = _int(self.file, number, value, "key-track")
         elif key == "coin-track":
@@ -405,6 +415,7 @@ class _MapDraft:
             key_track=self.key_track,
             coin_track=self.coin_track,
             source=self.file,
+            measured=self.measured,
         )
 
 
@@ -426,11 +437,112 @@ def map_ids() -> list[str]:
     return sorted(n[:-4] for n in names if n.startswith("map") and n.endswith(".txt"))
 
 
+def is_map(map_id: str) -> bool:
+    """A map this package can draw: a packaged one, a generated one's id, or a custom map
+    registered in this process (T10)."""
+    from mummy.tomb.generate import parse_id
+
+    return map_id in map_ids() or parse_id(map_id) is not None or map_id in _CUSTOM
+
+
+# -- custom maps: a map's text registered by its content ------------------------------------
+#: The prefix of a custom map's id; the rest is the start of the SHA-256 of its canonical text.
+CUSTOM_PREFIX: Final = "custom-"
+#: The longest map text taken (a 12x12 map is about 1,300 characters).
+MAX_MAP_TEXT: Final = 20_000
+#: Custom maps registered in this process: id -> canonical text. Why a registry keyed by
+#: the text's hash: a map drawn in the editor is played by id everywhere a map is (games,
+#: records, the browser), and every process derives the same id from the same text, so
+#: whoever holds the text (a game's stored set-up, a record) registers it again and the
+#: id means the same map. Entries are never changed, only added.
+_CUSTOM: dict[str, str] = {}
+
+
+def canonical_map_text(text: str) -> str:
+    """A map's text as it is hashed and kept: Unix line ends, no trailing spaces on a
+    line, no blank lines at the end, one final newline (so a text saved on another system
+    keeps its id)."""
+    lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+def custom_map_id(text: str) -> str:
+    """The id of a custom map: ``custom-`` and the first 12 hex digits of the SHA-256 of
+    its canonical text."""
+    digest = hashlib.sha256(canonical_map_text(text).encode("utf-8")).hexdigest()
+    return f"{CUSTOM_PREFIX}{digest[:12]}"
+
+
+def register_map_text(text: str) -> str:
+    """Validate a map's text (T10, :func:`parse_map`) and register it; returns its id.
+    Raises :class:`ContentError` for an invalid map, as ``mummy check-map`` does."""
+    canon = canonical_map_text(text)
+    if len(canon) > MAX_MAP_TEXT:
+        raise _err("custom map", 1, f"a map's text is at most {MAX_MAP_TEXT} characters, not {len(canon)}")
+    map_id = custom_map_id(canon)
+    if map_id not in _CUSTOM:
+        parse_map(canon, "custom map")
+        _CUSTOM[map_id] = canon
+    return map_id
+
+
+def custom_map_text(map_id: str) -> str | None:
+    """The canonical text of a registered custom map, or None for any other id."""
+    return _CUSTOM.get(map_id)
+
+
+def fault_square(text: str, line: int) -> str | None:
+    """The square a map file's line names (``room: C3 N ...`` names C3), if it names one
+    on the grid: where an editor shows that line's fault."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    key, sep, value = lines[line - 1].partition(":")
+    tokens = value.split()
+    if not sep or key.strip() not in _PLACED_FIELDS or not tokens:
+        return None
+    size = _grid_size(text)
+    if size is None:
+        return None
+    grid = Grid(*size)
+    try:
+        return grid.square_name(grid.parse_square(tokens[0]))
+    except ValueError:
+        return None
+
+
+def _grid_size(text: str) -> tuple[int, int] | None:
+    """(width, height) of the text's grid block, if it has one (faults aside)."""
+    rows: list[str] = []
+    inside = False
+    for _, line in numbered_lines(text):
+        if line.partition(":")[0].strip() == "grid":
+            inside = True
+        elif inside and line == "end":
+            break
+        elif inside:
+            rows.append(line)
+    return (len(rows[0]), len(rows)) if rows else None
+
+
 @cache
 def map_spec(map_id: str) -> MapSpec:
-    """A packaged map by id (``map1``, ``map2``)."""
+    """A map by id: a packaged one (``map1``, ``map2``), a generated one rebuilt from its
+    id (``gen-standard-42-0``, see :mod:`mummy.tomb.generate`), or a registered custom
+    map (``custom-…``, :func:`register_map_text`), whose id replaces its ``name:``."""
+    from mummy.tomb.generate import map_text, parse_id
+
+    generated = parse_id(map_id)
+    if generated is not None:
+        return parse_map(map_text(*generated), f"{map_id} (generated)")
+    custom = _CUSTOM.get(map_id)
+    if custom is not None:
+        return replace(parse_map(custom, f"{map_id} (custom)"), id=map_id)
     if map_id not in map_ids():
-        raise ValueError(f"unknown map {map_id!r}; maps: {', '.join(map_ids())}")
+        raise ValueError(f"unknown map {map_id!r}; maps: {', '.join(map_ids())}, a generated map's id "
+                         "(gen-DIFFICULTY-SEED-ATTEMPT) or a registered custom map's (custom-…)")
     text, file = _data(f"{map_id}.txt")
     return parse_map(text, file)
 
@@ -443,16 +555,24 @@ def load_map_file(path: str | Path) -> MapSpec:
 
 __all__ = [
     "COLOURS",
+    "CUSTOM_PREFIX",
     "ITEMS",
+    "MAX_MAP_TEXT",
     "OPPOSITE",
     "TABLE_SHAPES",
     "MapSpec",
     "Room",
     "TileShape",
+    "canonical_map_text",
+    "custom_map_id",
+    "custom_map_text",
+    "fault_square",
+    "is_map",
     "load_map_file",
     "map_ids",
     "map_spec",
     "parse_map",
     "parse_tiles",
+    "register_map_text",
     "tile_table",
 ]

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 from typing import Any, Final, NamedTuple
 
+from mummy.core.errors import ContentError
 from mummy.core.grid import iter_bits
 from mummy.core.records import RecordError, ReplayResult, check_header, replay_actions
 from mummy.tomb.actions import fmt, parse
-from mummy.tomb.content import ITEMS, TABLE_SHAPES
+from mummy.tomb.content import ITEMS, TABLE_SHAPES, custom_map_text, register_map_text
 from mummy.tomb.game import PlayerSetup, TombGame, round_dice
 from mummy.tomb.scoring import score
 from mummy.tomb.sheet import MODES, Sheet
@@ -40,6 +41,12 @@ def to_record(game: TombGame) -> dict[str, Any]:
             for player, action in game.history
         ],
     }
+    # A custom map (the editor's) travels with its record: replayed elsewhere, its text is
+    # registered again and its id, derived from the text, names the same map.
+    texts = {p.map: custom_map_text(p.map) for p in game.players}
+    custom = {map_id: text for map_id, text in texts.items() if text is not None}
+    if custom:
+        out["maps"] = custom
     if game.is_over:
         out["final"] = [score(s).total for s in game.sheets]
     return out
@@ -47,6 +54,23 @@ def to_record(game: TombGame) -> dict[str, Any]:
 
 def dumps_record(game: TombGame) -> str:
     return json.dumps(to_record(game), indent=1)
+
+
+def _register_maps(obj: dict[str, Any]) -> None:
+    """Register the record's custom maps (``"maps"``: id -> map file text), each checked
+    (T10) and its id derived again from its text."""
+    maps = obj.get("maps", {})
+    if not isinstance(maps, dict):
+        raise RecordError("'maps' must be an object: custom map id -> map file text")
+    for map_id, text in maps.items():
+        if not isinstance(text, str):
+            raise RecordError(f"map {map_id!r}: its text must be a string")
+        try:
+            made = register_map_text(text)
+        except ContentError as exc:
+            raise RecordError(f"map {map_id!r} is not a valid map: {exc}") from None
+        if made != map_id:
+            raise RecordError(f"map {map_id!r}: its text is the map {made!r}")
 
 
 def _players(obj: dict[str, Any]) -> list[PlayerSetup]:
@@ -70,6 +94,7 @@ def replay_record(obj: Any) -> ReplayResult[TombGame]:
     """Replay a record with every action checked. Malformed records raise
     :class:`RecordError`; an action that does not replay is reported in the result."""
     seed = check_header(obj, RECORD_FORMAT, (SHARED_BUYS_VERSION, VERSION), "Tomb")
+    _register_maps(obj)
     try:
         game = TombGame(seed, _players(obj), shared_buys=obj["version"] == SHARED_BUYS_VERSION)
     except ValueError as exc:

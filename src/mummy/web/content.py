@@ -13,9 +13,19 @@ from typing import Any
 from mummy.core.grid import Grid
 from mummy.core.polyomino import TRANSFORMS, orientations
 from mummy.tomb.board import DIG_VARIANTS
-from mummy.tomb.content import TABLE_SHAPES, map_ids, map_spec, tile_table
+from mummy.tomb.content import TABLE_SHAPES, MapSpec, map_ids, map_spec, tile_table
 from mummy.tomb.rules import ALERTS, BUY_COST, CHOOSE_COST, ROUNDS, ROW_BONUS, ROW_SIZE, TURN_COST
+from mummy.tomb.scoring import ACHIEVEMENT_MIN, ACHIEVEMENTS, LINE_LABELS, LINES
 from mummy.treasure.content import DICE, ROLLS, SYMBOLS, piles, sites
+
+#: What each of T7's achievements needs, in words (besides a total of ACHIEVEMENT_MIN).
+TOMB_ACHIEVEMENT_NEEDS: dict[str, str] = {
+    "Master of the Undead": "every ooze, skeleton and zombie of the map defeated",
+    "Magical Warden": "every golem defeated and all four magic items collected",
+    "Treasure Hunter": "every mimic defeated, the key track filled once, and the Skeleton Key collected",
+    "The Mapmaker": "no penalty points: no open opening, entrance or room",
+    "Mummy Slayer": "all six hits on the Mummy",
+}
 
 
 def _squares(grid: Grid, mask: int) -> list[str]:
@@ -46,7 +56,11 @@ def tomb_shapes() -> dict[str, Any]:
 
 def tomb_map_content(map_id: str) -> dict[str, Any]:
     """A map as drawn before play: grid, stone, entrances, rooms and every finding."""
-    spec = map_spec(map_id)
+    return map_content(map_spec(map_id))
+
+
+def map_content(spec: MapSpec) -> dict[str, Any]:
+    """A validated map as drawn (:func:`tomb_map_content`), registered or not (the editor's)."""
     grid = spec.grid
     name = grid.square_name
 
@@ -87,6 +101,37 @@ def tomb_content() -> dict[str, Any]:
         "rules": {"rounds": ROUNDS, "alerts": ALERTS, "row_size": ROW_SIZE, "dig_sides": list(DIG_VARIANTS),
                   "costs": {"up": TURN_COST, "down": TURN_COST, "buy": BUY_COST, "choose": CHOOSE_COST},
                   "row_bonus": list(ROW_BONUS)},
+        "results": tomb_results(),
+    }
+
+
+def tomb_results() -> dict[str, Any]:
+    """How the Tomb's final result reads (T7): the score lines in the engine's order, each
+    ``[key, label]`` with the engine's label (every page that shows a line reads it from
+    here, so they cannot disagree), the total last (``total``, the result's ``scores``);
+    what a total counts (``units``: one, many); and the achievements the engine awards,
+    each ``[name, needs]``, with the total each also needs."""
+    return {
+        "rule": "T7",
+        "lines": [[key, LINE_LABELS[key]] for key in LINES] + [["total", "Total"]],
+        "units": {"total": ["point", "points"]},
+        "achievements": [[name, TOMB_ACHIEVEMENT_NEEDS[name]] for name in ACHIEVEMENTS],
+        "achievement_min": ACHIEVEMENT_MIN,
+    }
+
+
+def treasure_results() -> dict[str, Any]:
+    """How Treasure's final result reads (R4; most squares covered wins by R4.2): the lines
+    of the results table, each ``[key, label]``, the total last (``total``, the result's
+    ``squares``); and what the total and the turns count (``units``: one, many).
+    Treasure has no achievements."""
+    return {
+        "rule": "R4.2",
+        "lines": [["site", "Site"], ["tiles", "Tiles placed"], ["turns", "Turns taken"],
+                  ["filled", "Filled the site (R4.1)"], ["total", "Squares covered"]],
+        "units": {"total": ["square covered", "squares covered"], "turns": ["turn", "turns"]},
+        "achievements": [],
+        "achievement_min": None,
     }
 
 
@@ -94,6 +139,7 @@ def treasure_content() -> dict[str, Any]:
     """All of Treasure's content for the browser: the sites' shapes, the piles and the
     rules' constants the page shows (the symbols in their canonical order)."""
     return {
+        "results": treasure_results(),
         "rules": {"rolls": ROLLS, "dice": DICE, "symbols": SYMBOLS},
         "sites": {
             s.name: {"rows": s.grid.height, "cols": s.grid.width, "squares": _squares(s.grid, s.squares)}

@@ -5,20 +5,27 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse
 
 from mummy.server import clock
 from mummy.server.deps import ServiceDep
+from mummy.server.limits import CHARGE, RateLimited, refusal
 from mummy.server.schemas import DailyIn, GameName
 
 router = APIRouter()
 
 
-@router.post("/api/daily/{game}", status_code=201)
-def daily(game: GameName, body: DailyIn, svc: ServiceDep, request: Request, response: Response) -> dict[str, Any]:
+@router.post("/api/daily/{game}", status_code=201, response_model=dict[str, Any])
+def daily(game: GameName, body: DailyIn, svc: ServiceDep, request: Request, response: Response) -> Any:
     """Today's challenge: a new game (201), or today's game of one of the body's tokens (200,
-    ``"resumed": true``), so that a second click, or a second tab, goes back to it."""
+    ``"resumed": true``), so that a second click, or a second tab, goes back to it. Only a
+    new game counts against the rate limit of new games (``limits.Charge``)."""
     address = request.client.host if request.client else None
-    created = svc.create_daily(game, body.name, address, body.tokens)
+    try:
+        created = svc.create_daily(game, body.name, address, body.tokens, charge=request.scope.get(CHARGE))
+    except RateLimited as exc:
+        status, content, headers = refusal(exc)
+        return JSONResponse(content, status_code=status, headers=headers)
     if created.get("resumed"):
         response.status_code = 200
     token = created["seats"][0]["token"]

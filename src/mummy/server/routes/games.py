@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
 from mummy import __version__
@@ -49,12 +49,19 @@ async def act(game_id: str, body: ActIn, play: PlayDep, token: TokenDep) -> dict
 
 
 @router.post("/api/games/{game_id}/rematch", status_code=201)
-def rematch(game_id: str, svc: ServiceDep, token: TokenDep) -> dict[str, Any]:
-    """The same game again on a new seed, answered like ``POST /api/games`` (contracts §3)."""
-    created = svc.rematch(game_id, token)
+async def rematch(game_id: str, play: PlayDep, token: TokenDep, response: Response) -> dict[str, Any]:
+    """The same game again on a new seed, made once (contracts §3): 201 with the new game
+    for the request that makes it, 200 with the same game for every later one, each with
+    only the caller's own seat's token. The old game's pages are told (its views carry
+    ``rematch``), so its other players are offered to join."""
+    created = await play.workers.run(play.service.rematch, game_id, token)
     for seat in created["seats"]:
         if seat["token"]:
             seat["invite"] = f"/play/{created['id']}#token={seat['token']}"
+    if created["new"]:
+        await play.hub.broadcast(play.service, game_id)
+    else:
+        response.status_code = 200
     return created
 
 

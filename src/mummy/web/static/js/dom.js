@@ -21,7 +21,9 @@ export function asset(path) {
 
 // A game's stylesheet, added to the page once (the drawing modules serve several pages):
 // a promise of its loading (a sheet that fails to load resolves too: the page then shows
-// unstyled rather than not at all).
+// unstyled rather than not at all). A sheet the page's head names already (the server
+// puts a game's sheets there when it knows the game) is in: a stylesheet in the head holds
+// back the page's module scripts until it has loaded (or failed).
 const sheets = new Map();
 export function loadStylesheet(path) {
   const href = asset(path);

@@ -38,10 +38,22 @@ function followEnd(live) {
   live.addEventListener("view", (e) => check(e.detail, 900));
 }
 
-// The header's additions: the sound toggle, and a daily challenge's day.
+// The paper sheets of this game (/print): a Tomb game's map filled in. The seed is not
+// (a page never learns a secret seed); a group reading the dice from the companion
+// writes its seed on the sheet.
+function printHref(view) {
+  const q = new URLSearchParams({ game: view.game });
+  const sheets = view.state && view.state.sheets;
+  if (view.game === "tomb" && sheets && sheets.length) q.set("map", sheets[view.you ?? 0].map);
+  return `/print?${q}`;
+}
+
+// The header's additions: the sound toggle, a daily challenge's day, and the Print link.
 function headerFor(view, toggle) {
   $("status").before(toggle);
   if (view.daily) $("title").after(h("span", { class: "daily-badge", id: "daily" }, `Daily challenge ${view.daily}`));
+  $("rules-link").before(h("a", { id: "print-link", href: printHref(view), target: "_blank", rel: "noopener",
+    title: "This game's sheets to print, in a new tab" }, "Print"));
 }
 
 async function main() {
@@ -51,20 +63,23 @@ async function main() {
   const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
   const token = fromHash || seats.tokenFor(gameId);
   const live = new LiveGame(gameId, token);
-  loadStylesheet("/static/css/results.css"); // the header's toggle, and the results screen
-  const sounds = new Sounds();
-  const toggle = soundToggle(sounds);
   window.mummyLive = live; // for tests and the curious: the live game of this page
   live.addEventListener("status", (e) => {
     statusLine.textContent = STATUS[e.detail] || e.detail;
     statusLine.dataset.state = e.detail;
   });
-  // A game this browser holds a seat in is known: its module and content load while
-  // connecting, not after the first view.
-  const known = seats.all().find((s) => s.id === gameId);
-  if (known && known.game) loadGame(known.game);
+  const connecting = live.connect(); // first: the server answers while the rest loads
+  // A known game's module and content load while connecting, not after the first view:
+  // the server names the game in the page when it holds it in memory (and has put its
+  // files in the page's head already), else this browser may hold a seat in it.
+  const named = document.querySelector("meta[name=mummy-game]");
+  const known = named ? named.content : (seats.all().find((s) => s.id === gameId) || {}).game;
+  if (known) loadGame(known);
+  loadStylesheet("/static/css/results.css"); // the header's toggle, and the results screen
+  const sounds = new Sounds();
+  const toggle = soundToggle(sounds);
   try {
-    const view = await live.connect();
+    const view = await connecting;
     if (token && view.you !== null && view.you !== undefined) {
       // Kept only once the server has taken it: a wrong link must not stick to this game.
       seats.add({ id: gameId, token, game: view.game, seat: view.you, name: view.seats[view.you].name });

@@ -202,7 +202,7 @@ function onKey(event) {
 }
 
 // -- the result ------------------------------------------------------------------------------
-function resultList(view) {
+function resultList(view, words) {
   const result = view.result;
   if (!result) return [h("p", {}, "The game is over.")];
   const names = replay.names;
@@ -210,7 +210,7 @@ function resultList(view) {
   const order = names.map((_, i) => i).sort((a, b) => (result.places[a] ?? 99) - (result.places[b] ?? 99));
   const items = order.map((i) => {
     const place = result.places[i];
-    return h("li", { "data-seat": String(i) }, h("strong", {}, names[i]), ` — ${kind ? kind.outcome(result, i) : ""}`,
+    return h("li", { "data-seat": String(i) }, h("strong", {}, names[i]), ` — ${kind ? kind.outcome(result, i, words) : ""}`,
       place === 1 && names.length > 1 ? h("span", { class: "badge done" }, "★ winner") : null);
   });
   const lines = [h("ol", { class: "result-list" }, items)];
@@ -277,7 +277,8 @@ async function main() {
   if (renderer.draw) replay.renderer = renderer;
   else replay.rendererError = `The board cannot be drawn: ${renderer.error}.`;
 
-  $("replay-result-body").replaceChildren(...resultList(view));
+  // The outcome in the words of the game's content (its results' units), as the results screen has them.
+  $("replay-result-body").replaceChildren(...resultList(view, await content(view.game).then((c) => c.results, () => null)));
   controls.hidden = false;
   setStatus(`${first.steps} steps`, "open");
   $("replay-first").addEventListener("click", () => goto(0));

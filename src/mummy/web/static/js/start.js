@@ -435,28 +435,38 @@ async function loadBest(game) {
 }
 
 // -- content: map titles and sites -----------------------------------------------------------
-async function loadContent() {
-  try {
-    const [tomb, treasure] = await Promise.all([content("tomb"), content("treasure")]);
+// Each game's content fills this page's choices of it (the form's maps, the boards' maps
+// and sites); the page offers the usual ones until it has. Only the content of the form's
+// game is fetched at once; another game's when the form switches to it or a choice of
+// that game is about to be used (its select is pointed at or focused).
+const FILLS = {
+  tomb: (tomb) => {
     const maps = Object.entries(tomb.maps || {});
-    if (maps.length) {
-      for (const id of ["tomb-map", "best-tomb-map"]) {
-        const select = $(id);
-        const chosen = select.value;
-        select.replaceChildren(...maps.map(([key, m]) => h("option", { value: key }, m.title || key)));
-        if (tomb.maps[chosen]) select.value = chosen;
-      }
-    }
-    const sites = Object.keys(treasure.sites || {});
-    if (sites.length) {
-      const select = $("best-treasure-site");
+    if (!maps.length) return;
+    for (const id of ["tomb-map", "best-tomb-map"]) {
+      const select = $(id);
       const chosen = select.value;
-      select.replaceChildren(...sites.map((s) => h("option", { value: s }, title(s))));
-      if (sites.includes(chosen)) select.value = chosen;
+      select.replaceChildren(...maps.map(([key, m]) => h("option", { value: key }, m.title || key)));
+      if (tomb.maps[chosen]) select.value = chosen;
     }
-  } catch (error) {
-    say(createMessage, `The maps could not be loaded (${errorText(error)}); the defaults are offered.`);
+  },
+  treasure: (treasure) => {
+    const sites = Object.keys(treasure.sites || {});
+    if (!sites.length) return;
+    const select = $("best-treasure-site");
+    const chosen = select.value;
+    select.replaceChildren(...sites.map((s) => h("option", { value: s }, title(s))));
+    if (sites.includes(chosen)) select.value = chosen;
+  },
+};
+const filled = {};
+function fillFrom(game) {
+  if (!filled[game] && FILLS[game]) {
+    filled[game] = content(game).then(FILLS[game]).catch((error) => {
+      say(createMessage, `${titleOf(game)}: its maps or sites could not be loaded (${errorText(error)}); the usual ones are offered.`);
+    });
   }
+  return filled[game] || Promise.resolve();
 }
 
 // -- start -----------------------------------------------------------------------------------
@@ -465,7 +475,10 @@ $("daily-name").closest(".field").after(h("p", { class: "help daily-rule" },
 const remembered = rememberedName();
 seatList.append(makeSeatRow("", remembered));
 $("daily-name").value = remembered;
-gameKind.addEventListener("change", refreshKind);
+gameKind.addEventListener("change", () => { refreshKind(); fillFrom(gameKind.value); });
+for (const select of document.querySelectorAll("select[data-content]")) {
+  for (const event of ["pointerover", "focus"]) select.addEventListener(event, () => fillFrom(select.dataset.content));
+}
 addSeat.addEventListener("click", () => {
   if (seatRows().length >= LIMITS[gameKind.value]) return;
   const row = makeSeatRow();
@@ -483,7 +496,9 @@ $("best-treasure-site").addEventListener("change", () => loadBest("treasure"));
 addEventListener("pageshow", (event) => { if (event.persisted) { loadMyGames(); loadDaily("tomb"); loadDaily("treasure"); } });
 refreshKind();
 
-await loadContent();
+// The form works at once with the usual choices (its game's content completes them), and
+// everything else is asked for at the same time, not one after the other.
 createButton.disabled = false;
-await Promise.all([loadMyGames(), loadDaily("tomb"), loadDaily("treasure"), loadBest("tomb"), loadBest("treasure")]);
+await Promise.all([fillFrom(gameKind.value), loadMyGames(), loadDaily("tomb"), loadDaily("treasure"),
+  loadBest("tomb"), loadBest("treasure")]);
 app.dataset.ready = "yes";

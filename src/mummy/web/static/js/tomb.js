@@ -12,14 +12,31 @@ import { rulesOf } from "./constants.js";
 import { h, loadStylesheet } from "./dom.js";
 import { dieFace, drawSheet } from "./tomb/draw.js";
 import { backpack, phaseName, scoreTable } from "./tomb/panels.js";
+import { mount as mountPage } from "./tomb/page.js";
+import { ensureMaps, mapsOfView } from "./maps.js";
 
-export { mount } from "./tomb/page.js";
+// The game page: drawn at once when the content has the game's map, else once the map's
+// drawing has come (a generated or a custom map: js/maps.js).
+export function mount(root, live, content, options = {}) {
+  const ids = mapsOfView(live.view);
+  if (ids.every((id) => content.maps[id])) return mountPage(root, live, content, options);
+  root.replaceChildren(h("p", { class: "panel loading-map" }, "Loading the map…"));
+  return ensureMaps(content, ids).then(() => {
+    root.replaceChildren();
+    return mountPage(root, live, content, options);
+  });
+}
 
 // A read-only picture of a snapshot (the replay page): every sheet with its tracks and score.
 export function renderTombState(root, state, content, opts = {}) {
   loadStylesheet("/static/css/tomb.css");
   const rules = rulesOf("tomb", content);
   const names = opts.names || [];
+  const ids = state.sheets.map((s) => s.map);
+  if (!ids.every((id) => content.maps[id])) { // drawn once the maps' drawings have come (js/maps.js)
+    ensureMaps(content, ids).then(() => renderTombState(root, state, content, opts));
+    return;
+  }
   root.replaceChildren(h("div", { class: "tomb-replay" },
     h("p", { class: "round-line" }, `Round ${state.round} of ${rules.rounds} · dice `, ...state.dice.map((v) => dieFace(v, { size: 22 }))),
     ...state.sheets.map((sheet, i) => {
@@ -27,6 +44,6 @@ export function renderTombState(root, state, content, opts = {}) {
       return h("section", { class: "panel sheet-panel", "data-sheet": String(i) },
         h("h2", {}, `${names[i] || sheet.name} — ${sheet.score.total} points`, h("span", { class: "badge" }, phaseName(sheet.phase, rules))),
         h("div", { class: "sheet-wrap" }, drawSheet(map, sheet, { label: `${sheet.name}'s sheet` }).root),
-        h("div", { class: "side-by-side" }, backpack(sheet, map, rules), scoreTable(sheet.score)));
+        h("div", { class: "side-by-side" }, backpack(sheet, map, rules), scoreTable(sheet.score, content)));
     })));
 }

@@ -30,7 +30,7 @@ export function isAction(a, want) {
 
 // The listed action that is `want`, or undefined.
 export function findAction(actions, want) {
-  return actions.find((a) => isAction(a, want));
+  return actions.find((a) => a.kind === want.kind && isAction(a, want)); // the kind first: cheap
 }
 
 // The notation of an action the server did not list (a click where the engine will say

@@ -3,7 +3,7 @@
 // and on the Wand's edges turned into actions. `p` is the page (page.js).
 import { parseSquare, squareName, svg } from "../dom.js";
 import { slotsOf, textFor } from "./actions.js";
-import { CELL, MARGIN, cellRect, drawSheet, edgeLine } from "./draw.js";
+import { CELL, MARGIN, cellRect, drawSheet, edgeLine, patchDrawing } from "./draw.js";
 import { touchScreen } from "./layout.js";
 import { digOpenings, outline, sideLine } from "./pictures.js";
 import { Previews } from "./warn.js";
@@ -55,7 +55,7 @@ function warnAhead(p, at) {
   if (!Previews.checked(action)) return false;
   const seen = p.previews.peek(text);
   if (seen === undefined) {
-    p.previews.fetch(text).then((v) => { if (v && v.warnings && v.warnings.length && (p.ui.cursor || p.ui.armed) === at) drawTargets(p); });
+    p.previews.fetchOnce(text, (v) => { if (v && v.warnings && v.warnings.length && (p.ui.cursor || p.ui.armed) === at) drawTargets(p); });
     return false;
   }
   if (!seen || !seen.warnings || !seen.warnings.length) return false;
@@ -108,13 +108,22 @@ function clickSquare(p, sq) {
   if (text) p.act(text);
 }
 
-// The player's sheet, drawn with its layers and listening to the pointer.
+// The player's sheet, drawn with its layers and listening to the pointer. Drawn once; each
+// later drawing only changes what differs in the sheet already there (draw.js
+// patchDrawing), its layers of targets and preview drawn again.
 export function boardSheet(p, map, sheet, fresh) {
   const { ui } = p;
   const drawn = drawSheet(map, sheet, { label: `${sheet.name}'s sheet`, fresh });
+  drawn.root.id = "sheet";
+  const layers = new Set(Object.values(p.sheetLayers || {}));
+  if (p.sheetRoot && p.mapNow === map) {
+    patchDrawing(p.sheetRoot, drawn.root, (el) => layers.has(el));
+    drawTargets(p);
+    return p.sheetRoot;
+  }
+  p.sheetRoot = drawn.root;
   p.sheetLayers = drawn.layers;
   p.mapNow = map;
-  drawn.root.id = "sheet";
   drawn.root.addEventListener("pointerdown", (e) => { p.pointer = e.pointerType; });
   drawn.root.addEventListener("pointerover", (e) => {
     const sq = e.target.getAttribute && e.target.getAttribute("data-square");

@@ -65,14 +65,19 @@ function icon(kind, cx, cy, f = {}) {
   return g;
 }
 
-function defs() {
-  return svg("defs", {},
-    svg("pattern", { id: "stone", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
-      svg("rect", { width: 8, height: 8, fill: "#8a8170" }), svg("path", { d: "M0 0v8", stroke: "#6f6757", "stroke-width": 3 })),
-    svg("pattern", { id: "bad", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(-45)" },
-      svg("rect", { width: 8, height: 8, fill: "rgba(213,94,0,0.35)" }), svg("path", { d: "M0 0v8", stroke: "#d55e00", "stroke-width": 2 })),
-    svg("pattern", { id: "dug", width: 6, height: 6, patternUnits: "userSpaceOnUse" },
-      svg("rect", { width: 6, height: 6, fill: "#efdcb0" }), svg("circle", { cx: 3, cy: 3, r: 1, fill: "#a8884a" })));
+// The patterns the sheets fill squares with (stone, a place a piece may not go, a dug
+// square), defined once in the document: every sheet on a page refers to the same ids
+// (`url(#stone)`), which a page with several sheets would otherwise repeat (an id must be
+// unique in a document). Drawn again if a page has taken it away.
+const DEFS_ID = "tomb-defs";
+
+function ensureDefs() {
+  if (typeof document === "undefined" || document.getElementById(DEFS_ID)) return;
+  const pattern = (id, size, attrs, ...children) => svg("pattern", { id, width: size, height: size, patternUnits: "userSpaceOnUse", ...attrs }, ...children);
+  document.body.append(svg("svg", { id: DEFS_ID, class: "tomb-defs", width: 0, height: 0, "aria-hidden": "true", focusable: "false" }, svg("defs", {},
+    pattern("stone", 8, { patternTransform: "rotate(45)" }, svg("rect", { width: 8, height: 8, fill: "#8a8170" }), svg("path", { d: "M0 0v8", stroke: "#6f6757", "stroke-width": 3 })),
+    pattern("bad", 8, { patternTransform: "rotate(-45)" }, svg("rect", { width: 8, height: 8, fill: "rgba(213,94,0,0.35)" }), svg("path", { d: "M0 0v8", stroke: "#d55e00", "stroke-width": 2 })),
+    pattern("dug", 6, {}, svg("rect", { width: 6, height: 6, fill: "#efdcb0" }), svg("circle", { cx: 3, cy: 3, r: 1, fill: "#a8884a" })))));
 }
 
 // What the drawing shows, in words, for screen readers (the colours have shapes and
@@ -227,7 +232,8 @@ export function drawSheet(map, sheet, { small = false, label = "", fresh = new S
     viewBox: `0 0 ${W} ${H}`, class: small ? "sheet small" : "sheet", role: "img",
     "aria-label": sheetSummary(map, sheet, label), "data-player": sheet ? sheet.player : undefined,
   });
-  root.append(defs(), drawSquares(map, sheet, fresh));
+  ensureDefs();
+  root.append(drawSquares(map, sheet, fresh));
   if (!small) root.append(drawCoords(map));
   root.append(drawTileNumbers(sheet));
   const findings = drawFindings(map, sheet);
@@ -239,6 +245,29 @@ export function drawSheet(map, sheet, { small = false, label = "", fresh = new S
   const layers = { targets: svg("g", { class: "targets" }), preview: svg("g", { class: "preview" }), edges: svg("g", { class: "edge-targets" }) };
   root.append(layers.targets, layers.preview, layers.edges);
   return { root, layers };
+}
+
+// Bring `old` (a drawing in the page) to what `fresh` (the same drawing made anew) shows,
+// changing only what differs: a placement changes a few squares and edges of a sheet of
+// hundreds of shapes, and a sheet drawn anew each time costs the browser its style, layout
+// and paint all over again (web.place_tile_ms). Elements of the same kind with as many
+// children are kept and their attributes set; anything else is replaced. For drawings
+// without listeners of their own (a sheet's shapes): a kept element keeps its old ones.
+// `keep(el)`: old elements left as they are (the layers the page draws itself).
+export function patchDrawing(old, fresh, keep = () => false) {
+  if (keep(old) || old.isEqualNode(fresh)) return;
+  if (old.nodeType === 3 && fresh.nodeType === 3) {
+    old.data = fresh.data;
+    return;
+  }
+  if (old.nodeType !== 1 || old.nodeName !== fresh.nodeName || old.childNodes.length !== fresh.childNodes.length) {
+    old.replaceWith(fresh);
+    return;
+  }
+  for (const a of [...old.attributes]) if (!fresh.hasAttribute(a.name)) old.removeAttribute(a.name);
+  for (const a of fresh.attributes) if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+  const pairs = [...old.childNodes].map((c, i) => [c, fresh.childNodes[i]]); // before any moves
+  for (const [o, f] of pairs) patchDrawing(o, f, keep);
 }
 
 export function dieFace(value, { size = 34, used = false } = {}) {

@@ -5,14 +5,41 @@
 import { h } from "../dom.js";
 
 // A touch screen: taps preview before they place, and no keyboard hints are shown.
-export const touchScreen = () => matchMedia("(pointer: coarse)").matches || matchMedia("(hover: none)").matches;
+const COARSE = matchMedia("(pointer: coarse)");
+const NO_HOVER = matchMedia("(hover: none)");
+export const touchScreen = () => COARSE.matches || NO_HOVER.matches;
 
 // The height the layout may take without the page scrolling (the map is that tall on a
 // desktop, css/tomb.css); kept in the variable --avail as the window changes.
 export function fitToScreen(layout) {
   const top = layout.getBoundingClientRect().top + window.scrollY;
-  const avail = Math.max(320, Math.floor(window.innerHeight - top - 18));
-  layout.style.setProperty("--avail", `${avail}px`);
+  const avail = `${Math.max(320, Math.floor(window.innerHeight - top - 18))}px`;
+  if (layout.style.getPropertyValue("--avail") !== avail) layout.style.setProperty("--avail", avail);
+}
+
+// The same after the page's next drawing, once however often it is asked for meanwhile:
+// measuring the layout in the middle of a redraw makes the browser lay the page out there
+// and then, after the rest of the redraw, once more.
+export function fitSoon(layout) {
+  if (layout.fitting) return;
+  layout.fitting = requestAnimationFrame(() => {
+    layout.fitting = 0;
+    fitToScreen(layout);
+  });
+}
+
+// Put `nodes` (a part of the page drawn anew) in `box`, keeping each of its children that
+// is the same as the new one in its place (Node.isEqualNode: same elements, attributes and
+// text), so that a redraw costs the browser only what changed. The kept copy's listeners
+// are the old drawing's: what they do is named in the attributes compared (a button's
+// data-action, data-slot, ...), so that they are the same as the new ones'.
+export function keepSame(box, nodes) {
+  const old = [...box.childNodes];
+  nodes.forEach((node, i) => {
+    if (!old[i]) box.append(node);
+    else if (!old[i].isEqualNode(node)) old[i].replaceWith(node);
+  });
+  for (const gone of old.slice(nodes.length)) gone.remove();
 }
 
 // -- panels that fold, remembered in this browser --------------------------------------------
@@ -31,6 +58,7 @@ export function fold(key, title, attrs, ...body) {
     h("summary", {}, h("h2", {}, ...[title].flat())), ...body);
   d.addEventListener("toggle", () => {
     const all = folds();
+    if (all[key] === d.open) return; // a panel drawn open fires "toggle" too: nothing to keep
     all[key] = d.open;
     try { localStorage.setItem(FOLDS_KEY, JSON.stringify(all)); } catch { /* not remembered */ }
   });

@@ -11,7 +11,7 @@ import { logPanel, updateLog } from "../log.js";
 import { Sender, actionsOf, foreignKey, seated } from "../session.js";
 import { usesDie, withEqualDice } from "./actions.js";
 import { actionAt, boardSheet, edgeAction, moveCursor, wandEdge } from "./board.js";
-import { actionWords, fitToScreen, freshSquares, newRoll } from "./layout.js";
+import { actionWords, fitSoon, fitToScreen, freshSquares, keepSame, newRoll } from "./layout.js";
 import { phaseName, sidePanels } from "./panels.js";
 import { Steps, revealIn, staged } from "./steps.js";
 import { diceRow, globalButtons, toolButtons } from "./tools.js";
@@ -76,6 +76,7 @@ class TombPage {
     if (this.sender.busy || this.asking) return;
     if (this.steps.stop()) this.render(); // the player moves on: the other players' steps are all shown
     const action = this.legal.find((a) => a.text === text);
+    if (this.coach && !this.coach.allow(text, action)) return; // the tutorial's coach (js/tutorial.js) explains why not
     if (Previews.checked(action) && !(await this.confirmed(action))) {
       this.say("Cancelled: nothing was spent.", "info");
       return;
@@ -93,6 +94,7 @@ class TombPage {
     } catch (error) {
       if (this.ui.slot === null) Object.assign(this.ui, chosen);
       this.say(errorText(error), "error");
+      if (this.coach) this.coach.refused(text, error);
       this.render();
     }
   }
@@ -124,6 +126,7 @@ class TombPage {
 
   // -- choosing ---------------------------------------------------------------------------
   pickSource(source) {
+    if (this.coach && source !== null && source !== this.ui.slot && !this.coach.pick("source", source)) return;
     Object.assign(this.ui, { slot: this.ui.slot === source ? null : source, tool: null, armed: null });
     this.render();
   }
@@ -134,6 +137,7 @@ class TombPage {
   }
 
   chooseShape(shape, slots) {
+    if (this.coach && !this.coach.pick("shape", shape)) return;
     const list = this.placementsFor(shape);
     const orients = this.orientsFor(shape);
     this.ui.orient = orients.find((o) => list.some((a) => a.orient === o)) || orients[0];
@@ -185,15 +189,18 @@ class TombPage {
     const sheets = view.state.sheets.map((s, i) => staged(s, later.get(i)));
     const playing = this.mine() && !view.over;
     const focusKey = this.focusedKey();
-    els.status.replaceChildren(
+    // Each part drawn anew, and only what differs from what is there put in (layout.js
+    // keepSame; the sheet: board.js): a placement costs the browser a few squares, not a page.
+    keepSame(els.status, [
       h("div", { class: "row" }, h("h2", { id: "round" }, `Round ${view.state.round} of ${this.rules.rounds}`),
         h("span", { class: "badge", id: "phase", "data-phase": sheet.phase }, phaseName(sheet.phase, this.rules)),
         view.over ? h("span", { class: "muted" }, "· game over") : null),
-      diceRow(this, sheet, rolled));
-    els.board.replaceChildren(boardSheet(this, map, sheets[you], fresh.get(you)));
-    els.tools.replaceChildren(playing ? toolButtons(this, sheet) : h("p", { class: "muted" }, view.over ? "The game is over." : "Watching."));
-    els.global.replaceChildren(...(playing ? [globalButtons(this, sheet)] : []));
-    els.side.replaceChildren(...sidePanels(this, sheet, map, you, fresh, sheets).filter(Boolean));
+      diceRow(this, sheet, rolled)]);
+    const board = boardSheet(this, map, sheets[you], fresh.get(you));
+    if (els.board.firstChild !== board) els.board.replaceChildren(board);
+    keepSame(els.tools, [playing ? toolButtons(this, sheet) : h("p", { class: "muted" }, view.over ? "The game is over." : "Watching.")]);
+    keepSame(els.global, playing ? [globalButtons(this, sheet)] : []);
+    keepSame(els.side, sidePanels(this, sheet, map, you, fresh, sheets).filter(Boolean));
     if (stepped) this.tellStep(step);
     els.layout.toggleAttribute("data-steps", !!step);
     if (focusKey) {
@@ -201,7 +208,7 @@ class TombPage {
       const again = els.layout.querySelector(focusKey);
       if (again) again.focus();
     }
-    fitToScreen(els.layout);
+    fitSoon(els.layout);
   }
 
   // Say the server's sentence for the player's last action, once its view has arrived.
@@ -293,9 +300,18 @@ class TombPage {
   }
 }
 
-export function mount(root, live, content) {
+// `options.coach` (optional, the tutorial's: js/tutorial.js) is asked before a die or a
+// shape is chosen (`pick(kind, value)`) and before a move is sent (`allow(text, action)`),
+// either false to refuse it (the coach says why), told of a refusal (`refused`), and
+// called after each drawing (`drawn(page)`). Returns the page.
+export function mount(root, live, content, options = {}) {
   loadStylesheet("/static/css/tomb.css");
   const page = new TombPage(root, live, content);
+  if (options.coach) {
+    page.coach = options.coach;
+    const draw = page.render.bind(page);
+    page.render = () => { draw(); options.coach.drawn(page); };
+  }
   document.addEventListener("keydown", (e) => page.onKey(e));
   window.addEventListener("resize", () => fitToScreen(page.els.layout));
   live.addEventListener("view", () => page.render());
@@ -306,4 +322,6 @@ export function mount(root, live, content) {
   document.addEventListener("keydown", (e) => { if (!["Shift", "Control", "Alt", "Meta"].includes(e.key)) skip(); }, true);
   live.addEventListener("refused", (e) => page.say(describeError(e.detail), "error"));
   page.render();
+  fitToScreen(page.els.layout); // the first drawing sized at once: the map never jumps
+  return page;
 }

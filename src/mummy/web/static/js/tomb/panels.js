@@ -2,16 +2,12 @@
 // and the final results. Each draws from a sheet of the snapshot and the content; the
 // rules' constants (rounds, alerts, row bonuses) come from the content (constants.js).
 import { h } from "../dom.js";
+import { count } from "../games.js";
 import { HELPER_NAME } from "./actions.js";
 import { COLOUR_LETTER, ITEM_LETTER, drawSheet, miniShape } from "./draw.js";
 import { fold } from "./layout.js";
 
 const ITEM_NAME = { wand: "Wand", shovel: "Shovel", hammer: "Hammer", "skeleton-key": "Skeleton Key" };
-const LINE_NAME = {
-  oozes_x_skeletons: "Oozes × skeletons", zombies: "Zombies", golems: "Golems", mimics: "Mimics",
-  mummy: "Mummy", magic_items: "Magic items", leftovers: "Coins and keys left", entrances: "Entrances",
-  penalties: "Penalties",
-};
 
 // A sheet's phase in words ("after round 20").
 export function phaseName(phase, rules) {
@@ -19,10 +15,13 @@ export function phaseName(phase, rules) {
   return names[phase] || phase;
 }
 
-export function scoreTable(score) {
-  const rows = Object.entries(score.lines).map(([k, v]) =>
-    h("tr", { "data-line": k }, h("td", {}, LINE_NAME[k] || k), h("td", { class: "num" }, String(v))));
-  rows.push(h("tr", { class: "total" }, h("th", {}, "Total"), h("th", { class: "num", "data-total": "" }, String(score.total))));
+// A sheet's score, line by line: the lines, their order and their labels are the
+// content's (`results.lines`, the engine's: the results screen shows the same), the
+// total last.
+export function scoreTable(score, content) {
+  const rows = content.results.lines.map(([k, label]) => (k === "total"
+    ? h("tr", { class: "total" }, h("th", {}, label), h("th", { class: "num", "data-total": "" }, String(score.total)))
+    : h("tr", { "data-line": k }, h("td", {}, label), h("td", { class: "num" }, String(score.lines[k])))));
   return h("table", { class: "lines score" }, h("tbody", {}, rows));
 }
 
@@ -110,13 +109,13 @@ export function playersPanel(view, rules) {
 }
 
 // The final scores, line by line, with the achievements; null while the game goes on.
-export function resultsPanel(view) {
+export function resultsPanel(view, content) {
   const r = view.result;
   if (!r) return null;
   return h("section", { class: "panel results", id: "results" }, h("h2", {}, "Final scores"),
     ...r.scores.map((total, i) => h("div", { class: "result", "data-player": String(i) },
-      h("h3", {}, `${r.places[i]}. ${view.seats[i].name}: ${total} points`),
-      scoreTable({ lines: r.lines[i], total }),
+      h("h3", {}, `${r.places[i]}. ${view.seats[i].name}: ${count(total, content.results.units.total)}`),
+      scoreTable({ lines: r.lines[i], total }, content),
       r.achievements[i].length ? h("p", { class: "achievements" }, "Achievements: ", r.achievements[i].join(", ")) : h("p", { class: "muted" }, "No achievement"))));
 }
 
@@ -129,12 +128,12 @@ export function sidePanels(p, sheet, map, you, fresh, sheets = p.view.state.shee
   const defeats = typeof ui.slot === "number" ? p.sourceActions().filter((a) => a.kind === "defeat") : [];
   const others = sheets.map((s, i) => ({ s, i })).filter(({ i }) => i !== you);
   return [
-    resultsPanel(view),
+    resultsPanel(view, content),
     fold("players", "Players", {}, playersPanel(view, rules)),
     fold("backpack", ["Backpack ", h("span", { class: "muted summary-note" }, `${sheet.tracks.coins} coins · ${sheet.tracks.keys} keys`)], {}, backpack(sheet, map, rules)),
     fold("monsters", "Monster Log", {}, monsterLog(sheet, map, defeats, (t) => p.act(t))),
     fold("tiles", "Tile Table", {}, tileTable(sheet, content, rules)),
-    fold("score", `Score ${sheet.score.total}`, { id: "score" }, scoreTable(sheet.score),
+    fold("score", `Score ${sheet.score.total}`, { id: "score" }, scoreTable(sheet.score, content),
       sheet.score.achievements.length ? h("p", {}, "Achievements: ", sheet.score.achievements.join(", ")) : null),
     ...others.map(({ s, i }) => fold(`other-${i}`, [`${view.seats[i].name} `, h("span", { class: "badge", "data-phase": s.phase }, phaseName(s.phase, rules)), ` ${s.score.total} pts`],
       { class: "panel fold other", "data-other": String(i) },

@@ -77,7 +77,7 @@ function coinButton(p, kind, a, cost) {
   let uses = "";
   if (a) {
     const seen = p.previews.peek(a.text);
-    if (seen === undefined) p.previews.fetch(a.text).then((v) => { if (v && p.ui.slot !== null) p.render(); });
+    if (seen === undefined) p.previews.fetchOnce(a.text, (v) => { if (v && p.ui.slot !== null) p.render(); });
     else if (seen && seen.uses_after >= 0) uses = ` · ${seen.uses_after} use${seen.uses_after === 1 ? "" : "s"}`;
   }
   return h("button", { "data-action": a ? a.text : notation({ kind, ...p.source() }), disabled: !a, class: "coin",
@@ -161,11 +161,24 @@ export function toolButtons(p, sheet) {
   const rowDie = typeof ui.slot === "number" ? sheet.dice.row.find((d) => d.slot === ui.slot) : null;
   box.append(h("p", { class: "chosen" }, rowDie ? `Die ${rowDie.slot} (a ${rowDie.value}):` : `The ${ITEM_NAME[ui.slot]}:`));
   if (rowDie) box.append(shapeButtons(p, rowDie, acts));
-  box.append(...[digRow(p, acts), otherButtons(p, acts), placeRow(p)].filter(Boolean));
+  box.append(...[digRow(p, acts), otherButtons(p, acts)].filter(Boolean));
   if (ui.tool && ui.tool.kind === "place") box.append(orientRow(p));
+  const place = placeRow(p); // after the orientations: a tap on the map moves none of them
+  if (place) box.append(place);
   const tip = hint(p);
   if (tip) box.append(tip);
   return box;
+}
+
+// What a die of each value could do now ({"1": n, ...}: its tiles' places and its defeats,
+// the server's preview `by_value`, warn.js), to show on the buy-a-value buttons before a
+// coin is paid; asked (once a version) when such a die can be bought, null until known.
+function valueCounts(p) {
+  const known = p.previews.byValue();
+  if (known) return known;
+  const a = p.legal.find((x) => x.kind === "choose");
+  if (a) p.previews.fetchOnce(a.text, (v) => { if (v && v.by_value) p.render(); });
+  return null;
 }
 
 // The buttons that need no die: buying or choosing a die, opening a sarcophagus, the items
@@ -189,8 +202,14 @@ export function globalButtons(p, sheet) {
   });
   const costs = p.rules.costs;
   const values = p.content.table.map((_, i) => i + 1); // a row of the Tile Table per die value
-  const choose = h("div", { class: "choose row" }, h("span", { class: "label" }, `Buy a die of your choice (${coins(costs.choose)}):`),
-    ...values.map((v) => btn({ kind: "choose", value: v }, String(v), `buy${v}`, { title: `Buy a ${v} for ${coins(costs.choose)}` })));
+  const counts = valueCounts(p);
+  const choose = h("div", { class: "choose row" }, h("span", { class: "label" }, `Buy a die of your choice (${coins(costs.choose)})${counts ? "; uses now" : ""}:`),
+    ...values.map((v) => {
+      const n = counts ? counts[String(v)] : undefined;
+      const uses = n === undefined ? "" : `: ${n} place${n === 1 ? "" : "s"} or defeat${n === 1 ? "" : "s"} for a ${v} now`;
+      return btn({ kind: "choose", value: v }, [String(v), n === undefined ? null : h("span", { class: "uses", "data-uses": String(n) }, String(n))], `buy${v}`,
+        { title: `Buy a ${v} for ${coins(costs.choose)}${uses}`, "aria-label": `Buy a ${v} for ${coins(costs.choose)}${uses}` });
+    }));
   return h("div", { class: "global" },
     h("div", { class: "row" }, btn({ kind: "buy" }, `Buy a die (${coins(costs.buy)})`, "buy", { title: "Roll one more die for this round" }),
       btn({ kind: "open" }, "Open a sarcophagus (key)", "open"),

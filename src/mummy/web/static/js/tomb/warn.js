@@ -49,11 +49,37 @@ export class Previews {
     return p && p.settled ? p.value : undefined;
   }
 
-  // Ask, and note the answer on the promise so that peek() can read it without waiting.
+  // Ask, and note the answer on the promise so that peek() can read it without waiting
+  // (noted by one handler, however often the preview is asked while on its way).
   fetch(text) {
     const p = this.get(text);
-    if (!("settled" in p)) p.then((v) => { p.settled = true; p.value = v; });
+    if (!("settled" in p)) {
+      p.settled = false;
+      p.then((v) => { p.settled = true; p.value = v; });
+    }
     return p;
+  }
+
+  // Ask, and call `arrived(answer)` when it comes: once per preview, however many times the
+  // page is drawn (and asks again) while it is on its way, so that ten drawings waiting
+  // for one answer draw once more, not ten times.
+  fetchOnce(text, arrived) {
+    const p = this.fetch(text);
+    if (!p.told) {
+      p.told = true;
+      p.then(arrived);
+    }
+    return p;
+  }
+
+  // The counts of uses each die value would have now ({"1": n, ..., "6": n}), from any
+  // preview at this version that has them (a ±1 coin's or a chosen die's), or null.
+  byValue() {
+    const version = this.live.view && this.live.view.version;
+    for (const [key, p] of this.cache) {
+      if (key.startsWith(`${version}|`) && p.settled && p.value && p.value.by_value) return p.value.by_value;
+    }
+    return null;
   }
 }
 

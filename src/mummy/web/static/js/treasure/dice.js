@@ -46,7 +46,10 @@ function rollButtons(m) {
 function rollLine(m) {
   const st = m.state;
   const step = m.ui.step;
-  if (step) return h("p", { class: "rolls step", "data-testid": "rolls", "data-step": step.kind }, step.text);
+  if (step) {
+    return h("p", { class: "rolls step", "data-testid": "rolls", "data-step": step.kind, "data-version": String(step.version) },
+      step.text);
+  }
   return h("p", { class: "rolls muted", "data-testid": "rolls" },
     st.over ? "the game is over" : st.rolls ? `roll ${st.rolls} of ${m.rules.rolls}` : "not rolled yet",
     st.over ? "" : ` · ${seatName(m, st.current)} to play`);

@@ -14,8 +14,7 @@ import { logPanel, updateLog } from "../log.js";
 import { Sender, actionsOf, foreignKey, seatOf } from "../session.js";
 import { treasureArt } from "./art.js";
 import { readLegal, rollAction, textOf } from "./legal.js";
-import { stepsBetween, tilesAhead } from "./moves.js";
-import { rearrange } from "./tray.js";
+import { rollLetters, stepsBetween, tilesAhead } from "./moves.js";
 import { footprint, orientOf, placementFault } from "./site.js";
 import { resultLines, seatName, turnLine } from "./status.js";
 import { SYMBOLS } from "./symbols.js";
@@ -23,13 +22,6 @@ import { drawTable, emptyUi } from "./table.js";
 
 //: How long each of the other players' steps is shown (ms).
 const STEP_MS = 700;
-
-// Another player's roll in the tray's manner: the dice still showing stay in place, the new
-// ones tumble where the rerolled ones were.
-function rearrangeStep(before, dice, symbols) {
-  const r = rearrange(before, before.map((_, i) => i), dice.join(""), symbols);
-  return { letters: r.letters, rolled: before.length ? r.rolled : new Set(r.letters.map((_, i) => i)) };
-}
 
 // A tap, not a click of a mouse: it only shows where the tile would go.
 function isTap(event) {
@@ -313,17 +305,19 @@ class TreasurePage {
     const legal = this.legalOf(view);
     if (ui.pile && !legal.takes.has(ui.pile)) { ui.pile = null; ui.hover = null; ui.armed = null; }
     const moved = !prev || prev.version !== view.version;
-    const steps = moved ? stepsBetween(prev, view, seatOf(view), this.content) : [];
+    const steps = moved ? stepsBetween(prev, view, seatOf(view)) : [];
     this.prev = view;
-    this.showLog(view, steps.length ? steps[0].version : null);
-    if (steps.length) {
-      this.finishSteps();
-      this.steps = steps;
+    // A bot's turn may come in several views: their steps join the queue, none is cut short.
+    this.steps.push(...steps);
+    const upTo = ui.step ? ui.step.version : this.steps.length ? this.steps[0].version : null;
+    this.showLog(view, upTo);
+    if (!ui.step && this.steps.length) {
       this.nextStep();
       return;
     }
+    if (ui.step) ui.later = tilesAhead(this.steps);
     this.draw();
-    if (moved) this.tell(view);
+    if (moved && !ui.step) this.tell(view);
   }
 
   // Say the new state to screen readers: the result, or whose turn and the dice.
@@ -341,9 +335,11 @@ class TreasurePage {
     const { ui } = this;
     const step = this.steps.shift();
     if (!step) { this.finishSteps(); return; }
-    // A roll with its dice known: they keep their places from the same player's last roll.
+    // A roll's dice (its log entry's faces) keep their places from the same player's last
+    // roll; a take or a pass after it shows those dice still, without tumbling.
     const before = ui.step && ui.step.seat === step.seat && ui.step.letters ? ui.step.letters : [];
-    if (step.dice) Object.assign(step, rearrangeStep(before, step.dice, this.rules.symbols));
+    if (step.dice) Object.assign(step, rollLetters(before, step.dice, this.rules.symbols));
+    else if (before.length) Object.assign(step, { letters: before, rolled: new Set() });
     ui.step = step;
     ui.rolling = step.kind === "roll";
     ui.arriving = new Set(step.tile ? [step.tile] : []);

@@ -1,6 +1,7 @@
 // Treasure's lines about the game: whose turn and what to do now, and the result (why it
 // ended, R4.1-R4.3, places, squares and turns, and your own place) in one line.
 import { h } from "../dom.js";
+import { count } from "../games.js";
 
 export function seatName(m, i) {
   return (m.names && m.names[i]) || m.state.seats[i].name || `player ${i + 1}`;
@@ -13,15 +14,18 @@ export function resultLines(m) {
   const n = st.seats.length;
   const turns = res.turns || st.seats.map((s) => s.turns);
   const squares = res.squares || st.seats.map((s) => s.covered.length);
+  // What the numbers count, in the words of the game's content (as the results screen
+  // and the replay say them: mummy.web.content).
+  const units = m.content && m.content.results ? m.content.results.units : {};
   let headline;
   if (n === 1) {
-    headline = res.reason === "full" ? `Site full in ${turns[0]} turns (R4.3).`
-      : `Unfinished: no tile can fit any more; ${squares[0]} squares covered (R4.3).`;
+    headline = res.reason === "full" ? `Site filled in ${count(turns[0], units.turns)} (R4.3).`
+      : `Unfinished: no tile can fit any more; ${count(squares[0], units.total)} (R4.3).`;
   } else if (res.reason === "full" && res.winner >= 0) {
     headline = `${seatName(m, res.winner)} filled the site and wins (R4.1).`;
   } else {
     const best = res.places.map((p, i) => (p === 1 ? seatName(m, i) : null)).filter(Boolean);
-    headline = `No tile can be taken any more (R4.2); most squares: ${best.join(", ")} ${Math.max(...squares)}.`;
+    headline = `No tile can be taken any more (R4.2); the most: ${best.join(", ")}, ${count(Math.max(...squares), units.total)}.`;
   }
   // A solo game that got stuck has a score, not a winner (R4.3).
   const winners = n === 1 && res.reason !== "full" ? [] : res.places.map((p, i) => (p === 1 ? i : null)).filter((i) => i !== null);

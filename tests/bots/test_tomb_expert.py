@@ -1,0 +1,108 @@
+"""The expert Tomb bot (mummy.bots.tomb_search): legal, deterministic, honest about the
+dice to come, and stronger than the strong bot on a fixed sample of seeds."""
+
+from __future__ import annotations
+
+import pytest
+
+from mummy.bots.registry import bot_seed, make_agent
+from mummy.bots.tomb_search import ROLLS, Beam, ExpertTombAgent, next_round_value, round_plans
+from mummy.tomb.game import PlayerSetup, TombGame
+from mummy.tomb.rules import ROUNDS
+from mummy.tomb.scoring import score
+
+
+def small(seed: int) -> ExpertTombAgent:
+    """A small search, so that whole games stay quick in the tests."""
+    return ExpertTombAgent(seed, candidates=3, outer=Beam(4, 10, 5), inner=Beam(2, 4, 4))
+
+
+def state(seed: int, round_no: int) -> TombGame:
+    """A game played by the greedy bot up to the start of ``round_no``."""
+    game = TombGame(seed, 1)
+    greedy = make_agent("tomb", "greedy", seed)
+    while game.round < round_no:
+        game.apply(0, greedy.act(game, 0))
+    return game
+
+
+def test_rolls_are_the_21_pairs_with_their_odds() -> None:
+    # T4.1: two six-sided dice; a double has chance 1/36, any other pair 2/36.
+    assert len(ROLLS) == 21
+    assert abs(sum(p for _a, _b, p in ROLLS) - 1.0) < 1e-12
+    assert {(a, b) for a, b, _p in ROLLS} == {(min(a, b), max(a, b)) for a in range(1, 7) for b in range(1, 7)}
+
+
+@pytest.mark.parametrize("seed", [3, 41])
+def test_plays_only_legal_actions_to_the_end(seed: int) -> None:
+    # game.apply checks every action (T3-T6) and raises on an illegal one.
+    game = TombGame(seed, [PlayerSetup("a", "map1"), PlayerSetup("b", "map2")])
+    bots = [small(bot_seed(seed, 0)), small(bot_seed(seed, 1))]
+    while not game.is_over:
+        seat = game.to_act()[0]
+        game.apply(seat, bots[seat].act(game, seat))
+    assert all(s.phase == "done" for s in game.sheets)
+    assert score(game.sheets[0]).total > 0
+
+
+def test_registered_as_expert() -> None:
+    bot = make_agent("tomb", "expert", seed=4)
+    assert isinstance(bot, ExpertTombAgent) and bot.name == "expert"
+
+
+def test_thinking_leaves_the_game_as_it_was() -> None:
+    game = state(8, 6)
+    before = (game.sheets[0].copy(), list(game.history), game.round, game.undo_depth(0))
+    small(1).act(game, 0)
+    assert (game.sheets[0], game.history, game.round, game.undo_depth(0)) == before
+
+
+def test_deterministic_for_its_seed() -> None:
+    def actions(seed: int) -> list[object]:
+        game = state(12, 5)
+        bot = small(seed)
+        while game.round < 8:
+            game.apply(0, bot.act(game, 0))
+        return [a for _p, a in game.history]
+
+    assert actions(5) == actions(5)
+
+
+def test_never_reads_the_dice_to_come_from_the_seed() -> None:
+    # T4.6 makes every round's dice a function of the seed; a bot that looked them up would
+    # play differently on a game that only differs in its future dice.
+    game = state(20, 7)
+    other = game.copy()
+    other.seed = 999_999
+    assert small(2).act(game, 0) == small(2).act(other, 0)
+
+
+def test_next_round_value_restores_its_scratch_game() -> None:
+    game = state(9, 10)
+    rng_bot = small(0)
+    plan = round_plans(game, 0, game.round, Beam(3, 6, 5), 1, rng_bot.rng)[0][1]
+    after = game.seated(0)
+    for a in plan:
+        after.push(0, a, keep_undo=False)
+    sheet, round_no = after.sheets[0].copy(), after.round
+    value = next_round_value(after, round_no, Beam(2, 4, 4), rng_bot.rng)
+    assert after.sheets[0] == sheet and after.round == round_no
+    assert value > -1e9
+
+
+def test_defers_to_the_strong_bot_in_the_last_round() -> None:
+    game = state(15, ROUNDS)
+    assert make_agent("tomb", "expert", 7).act(game, 0) == make_agent("tomb", "strong", 7).act(game, 0)
+
+
+def test_beats_the_strong_bot_on_a_fixed_sample() -> None:
+    # Seeds outside the bench's 0-199; the registered bots at their default effort.
+    totals = {"strong": 0, "expert": 0}
+    for seed in (10000, 10001, 10003):
+        for name in totals:
+            game = TombGame(seed, 1)
+            bot = make_agent("tomb", name, bot_seed(seed, 0))
+            while not game.is_over:
+                game.apply(0, bot.act(game, 0))
+            totals[name] += score(game.sheets[0]).total
+    assert totals["expert"] > totals["strong"] + 15
