@@ -22,7 +22,7 @@ from mummy.treasure.game import TreasureGame  # noqa: E402
 from .helpers import tomb_states, treasure_states  # noqa: E402
 
 
-@pytest.mark.parametrize("map_id", ["map1", "map2"])
+@pytest.mark.parametrize("map_id", ["map1", "map2", "map4"])
 def test_tomb_every_legal_integer_round_trips_through_the_notation(map_id: str) -> None:
     codec = tomb_codec(map_id)
     grid = codec.grid
@@ -42,7 +42,7 @@ def test_tomb_every_legal_integer_round_trips_through_the_notation(map_id: str) 
     assert checked > 1000
 
 
-@pytest.mark.parametrize("map_id", ["map1", "map2"])
+@pytest.mark.parametrize("map_id", ["map1", "map2", "map4"])
 def test_tomb_mask_is_the_engines_legal_list_over_the_whole_space(map_id: str) -> None:
     """At random states, every one of the integers is checked by the engine: those it
     accepts are exactly the mask (no legal action is missing from the space)."""

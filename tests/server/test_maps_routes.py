@@ -170,3 +170,21 @@ def test_the_editor_page_is_served_like_the_others(client: TestClient) -> None:
     for module in ("js/editor/model.js", "js/editor/grid.js", "js/tomb/draw.js"):  # its graph, preloaded
         assert f'<link rel="modulepreload" href="/static/{module}?v=' in html
     assert 'href="/static/css/editor.css?v=' in html
+
+
+def test_registering_maps_is_rate_limited_like_new_games(service: GameService) -> None:
+    """Issue 12: a client cannot make the server keep map after map."""
+    from mummy.server.limits import Limits
+
+    limits = Limits(games_per_address="2/minute")
+    client = TestClient(create_app(service=service, limits=limits), client=("10.0.0.7", 1))
+    texts = [small_map() for _ in range(3)]
+    assert [client.post("/api/maps", json={"text": t}).status_code for t in texts] == [201, 201, 429]
+
+
+def test_a_process_keeps_a_bounded_number_of_custom_maps(monkeypatch: pytest.MonkeyPatch) -> None:
+    kept = content.register_map_text(small_map())
+    monkeypatch.setattr(content, "MAX_CUSTOM_MAPS", 0)  # as if the process held the most it keeps
+    assert content.register_map_text(content.custom_map_text(kept) or "") == kept  # a known map is still taken
+    with pytest.raises(content.ContentError, match="the most it keeps"):
+        content.register_map_text(small_map())

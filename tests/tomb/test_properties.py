@@ -12,7 +12,7 @@ from mummy.core.errors import IllegalActionError, InvalidActionError
 from mummy.core.grid import iter_bits
 from mummy.tomb.actions import KINDS, MONSTER_DIE, Action, fmt, from_json, parse, to_json
 from mummy.tomb.board import DIG_VARIANTS
-from mummy.tomb.content import COLOURS, TABLE_SHAPES
+from mummy.tomb.content import COLOURS, TABLE_SHAPES, map_ids
 from mummy.tomb.game import PlayerSetup, TombGame
 from mummy.tomb.record import replay_record, to_record
 from mummy.tomb.scoring import score
@@ -22,7 +22,7 @@ from tests.helpers import sheet_state, state
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 setups = st.lists(
-    st.builds(PlayerSetup, st.just("p"), st.sampled_from(["map1", "map2"]), st.sampled_from(list(MODES))),
+    st.builds(PlayerSetup, st.just("p"), st.sampled_from(map_ids()), st.sampled_from(list(MODES))),
     min_size=1, max_size=3,
 )
 
@@ -163,7 +163,7 @@ def test_refused_actions_change_nothing_and_accepted_ones_are_listed(seed: int, 
 def test_every_legal_action_round_trips_through_notation_and_json(seed: int, steps: int,
                                                                   play: int) -> None:
     rng = random.Random(play)
-    g = TombGame(seed, [PlayerSetup("p", rng.choice(["map1", "map2"]))])
+    g = TombGame(seed, [PlayerSetup("p", rng.choice(map_ids()))])
     grid = g.maps[0].grid
     for _ in range(steps):
         if g.is_over:

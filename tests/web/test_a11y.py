@@ -84,6 +84,14 @@ def _at(path: str, ready: str) -> Callable[[Watched, Any], None]:
     return open_page
 
 
+def _editor_with_a_fault(web: Watched, page: Any) -> None:
+    """The map editor on Map 1 with a fault marked on its square (a key on stone, T10)."""
+    page.goto(f"{web.base}/editor?from=map1")
+    page.wait_for_selector("#app[data-ready=yes] #check[data-state=ok]")
+    page.click("#editor-sheet [data-square='A1']")
+    page.wait_for_selector("#check[data-state=fault]")
+
+
 #: Every page, in the state a person meets it.
 PAGES: dict[str, Callable[[Watched, Any], None]] = {
     "start": _at("/", "#app[data-ready=yes]"),
@@ -96,6 +104,7 @@ PAGES: dict[str, Callable[[Watched, Any], None]] = {
     "error": _at("/play/no-such-game", ".error-page"),
     "rules": _at("/rules", "#app[data-ready=yes]"),
     "tutorial": _at("/tutorial", "#app:is([data-ready=yes], [data-ready=done])"),
+    "editor": _editor_with_a_fault,
 }
 
 

@@ -51,7 +51,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     gc.freeze()
     svc.attach(watched=lambda game_id: game_id in hub.rooms)
     sweeping = asyncio.create_task(svc.sweeping())  # idle and finished games let go
+    relay = app.state.relay = app.state.play.listen()  # other processes' commits (PostgreSQL)
     yield
+    if relay is not None:
+        relay.stop()
     sweeping.cancel()
     svc.close()
 
@@ -74,6 +77,7 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
     app.state.service = service
     app.state.hub = hub
     app.state.play = Play(service, hub, workers)
+    app.state.relay = None  # listening from the app's start, on PostgreSQL (lifespan)
     app.state.content = pages.content()
     app.state.assets = pages.make_assets(app.state.content)  # versions for caching: routes/pages.py
     app.state.shunned = Shunned(limits.shun_after)  # shared with the socket: limits.uvicorn_options

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,8 @@ SQLITE_WAIT = 30.0
 #: the loop hands the write to the writer thread, which may wait (see ``writer.Writer``).
 LOOP_WAIT = 0.005
 _BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (primary result codes)
+#: Engine -> the origin its connections name on PostgreSQL (:func:`origin_of`).
+ORIGINS: weakref.WeakKeyDictionary[Engine, str] = weakref.WeakKeyDictionary()
 
 
 def make_engine(url: str) -> Engine:
@@ -36,7 +40,27 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, pool_pre_ping=True)
+    if engine.dialect.name == "postgresql":
+        origin = ORIGINS[engine] = secrets.token_hex(8)
+
+        @event.listens_for(engine, "connect")
+        def _origin(dbapi_connection: Any, _record: Any) -> None:
+            # Each notice of a commit names the process that made it (migration 0007):
+            # a process skips its own.
+            cur = dbapi_connection.cursor()
+            cur.execute("SELECT set_config('mummy.origin', %s, false)", (origin,))
+            cur.close()
+            dbapi_connection.commit()
+
+    return engine
+
+
+def origin_of(engine: Engine) -> str | None:
+    """The name this engine's connections give their commits on PostgreSQL (the
+    ``mummy.origin`` setting, which the notices of migration 0007 carry), so that a
+    process knows its own notices; None for an engine not made by :func:`make_engine`."""
+    return ORIGINS.get(engine)
 
 
 def wait_briefly(conn: Connection, seconds: float = LOOP_WAIT) -> None:

@@ -143,6 +143,9 @@ LIMITED: Final = (
     ("POST", re.compile(r"/api/games/[^/]+/rematch/?"), "games"),  # a rematch is a new game
     ("POST", re.compile(r"/api/games/[^/]+/actions/?"), "actions"),
     ("GET", re.compile(r"/api/games/[^/]+/preview/?"), "previews"),
+    ("POST", re.compile(r"/api/maps/?"), "games"),  # a custom map is kept like a game's set-up
+    ("POST", re.compile(r"/api/maps/check/?"), "previews"),  # the editor checks as a player previews
+    ("GET", re.compile(r"/api/content/tomb/maps/[^/]+/?"), "previews"),  # a generated map is drawn on demand
 )
 #: The requests whose route decides whether they count (:class:`Charge`): a daily
 #: challenge counts as a new game only when it creates one, not when it resumes today's.

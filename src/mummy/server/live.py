@@ -26,9 +26,10 @@ import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from mummy.bots.registry import bot_seed, make_agent
 from mummy.core.errors import RuleError
@@ -52,6 +53,23 @@ _UNDONE: Final = json.dumps({"action": "undo"})[1:-1]  # how an undo's stored an
 def hash_token(token: str) -> str:
     """What is stored of a seat's token: its SHA-256 (the token itself is the player's)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+class LogEntry(Protocol):
+    """A log entry as a copy follows it (an ``ActionRow``, or a row of its columns)."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def affects(self) -> int: ...
+    @property
+    def client_id(self) -> str: ...
+    @property
+    def result(self) -> str: ...
 
 
 @dataclass
@@ -101,16 +119,27 @@ class LiveGame:
         config = json.loads(row.config)
         game = kind.new(row.seed, config, [x.name for x in seats])
         live = cls(row, kind, game, config, seats)
-        narrated = len(log) - LOG_TAIL  # only the entries a view shows are put in words
-        for i, entry in enumerate(log):
-            if i >= narrated:
-                live.tail.append(live.apply(entry.seat, entry.text)[2])
-            else:
-                kind.apply(game, entry.seat, entry.text)
-            live.affects.append(entry.affects)
-            live.answers[entry.client_id] = (entry.seat, entry.result)
+        live.follow(log)
         live.agents = {x.seat: make_agent(row.kind, x.bot, bot_seed(row.seed, x.seat)) for x in seats if x.bot}
         return live
+
+    def follow(self, log: Sequence[LogEntry]) -> None:
+        """Apply log entries as they are (they were checked when written), in order from
+        this version on: the whole log when the game is rebuilt, or what other processes
+        committed since (``copies.Copies.catch_up``). An entry out of place raises
+        ``ValueError``: the copy is not the log's, and must be rebuilt."""
+        narrated = len(log) - LOG_TAIL  # only the entries a view shows are put in words
+        for i, entry in enumerate(log):
+            if entry.seq != self.version + 1:
+                raise ValueError(f"log entry {entry.seq} does not follow version {self.version}")
+            if i >= narrated:
+                self.tail.append(self.apply(entry.seat, entry.text)[2])
+            else:
+                self.kind.apply(self.game, entry.seat, entry.text)
+            self.affects.append(entry.affects)
+            self.answers[entry.client_id] = (entry.seat, entry.result)
+        if log:
+            self.row.version, self.row.over = self.version, self.kind.is_over(self.game)
 
     @property
     def version(self) -> int:

@@ -11,15 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import anyio
 
+from mummy.server.db import origin_of
+from mummy.server.errors import ServiceError
 from mummy.server.hub import Hub
+from mummy.server.relay import Notice, Relay
 from mummy.server.service import GameService
 
 T = TypeVar("T")
+log = logging.getLogger("mummy.server")
 
 #: People's service calls that cannot be made on the event loop run in worker threads;
 #: only a few at once, since the work is Python under one lock (the GIL): more threads
@@ -56,6 +61,8 @@ class Play:
         self.service = service
         self.hub = hub
         self.workers = workers
+        self._following: dict[str, bool] = {}  # game id -> heard of again while it is followed
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def act(self, game_id: str, token: str | None, client_id: Any, version: int,
                   action: Any) -> dict[str, Any]:
@@ -94,3 +101,56 @@ class Play:
     async def log_since(self, game_id: str, version: int, token: str | None) -> dict[str, Any]:
         """A page of the log after ``version`` (``GameService.log_since``), in a worker thread."""
         return await self.workers.run(self.service.log_since, game_id, version, token)
+
+    # -- other processes' commits (relay.py) -------------------------------------------------
+    def listen(self) -> Relay | None:
+        """On PostgreSQL, hear what other server processes commit (``relay``), from the
+        app's start; on SQLite, which serves one process, nothing (None). Call it on the
+        app's event loop; stop the relay at the app's end."""
+        svc = self.service
+        if svc.engine.dialect.name != "postgresql":
+            return None
+        loop = asyncio.get_running_loop()
+
+        def heard(notice: Notice) -> None:  # in the relay's thread
+            if svc.copies.hear(notice.game_id, notice.version, notice.rematch) and notice.game_id in self.hub.rooms:
+                loop.call_soon_threadsafe(self.follow, notice.game_id)
+
+        def resync() -> None:  # notices were lost: every copy may be behind
+            for game_id in svc.copies.doubt():
+                if game_id in self.hub.rooms:
+                    loop.call_soon_threadsafe(self.follow, game_id)
+
+        relay = Relay(svc.engine, origin_of(svc.engine), heard, resync)
+        relay.start()
+        return relay
+
+    def follow(self, game_id: str) -> None:
+        """Another process moved a game watched here on: catch its copy up from the log and
+        tell its connections, once per burst (a notice heard meanwhile makes one more
+        round). Each connection gets the versions in order: an update is never older than
+        one sent before (``Connection.send_update``), and each carries the log's last
+        entries, so no entry is missed."""
+        if game_id in self._following:
+            self._following[game_id] = True
+            return
+        self._following[game_id] = False
+        task = asyncio.get_running_loop().create_task(self._follow(game_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _follow(self, game_id: str) -> None:
+        svc = self.service
+        try:
+            while True:
+                self._following[game_id] = False
+                if await self.workers.run(svc.copies.follow, game_id):
+                    await self.hub.broadcast(svc, game_id)
+                if not self._following[game_id]:
+                    return
+        except ServiceError:  # the game cannot be read now: its next use reads the log
+            return
+        except Exception:
+            log.exception("following game %s", game_id)
+        finally:
+            self._following.pop(game_id, None)

@@ -78,6 +78,8 @@ def _insert_entry(dialect: Dialect) -> ClauseElement:
 Stored = tuple[GameRow, list[SeatRow], list[ActionRow]]
 #: A log entry as replays and resyncs read it: (seq, seat, text).
 Entry = Row[int, int, str]
+#: A log entry as a copy in memory follows it: (seq, seat, text, affects, client_id, result).
+Followed = Row[int, int, str, int, str, str]
 #: A seat held in "my games": (id, kind, seat, name, version, over, daily, result, place).
 Held = Row[str, str, int, str, int, bool, str | None, str | None, str | None]
 #: A board's game: (id, daily, place, score, turns, finished).
@@ -197,6 +199,11 @@ class Repository:
             s.add_all(seats)
             return row.id
 
+    def rematch_of(self, game_id: str) -> str | None:
+        """The id of the game's rematch, if one was claimed (by any process)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(GameRow.rematch).where(GameRow.id == game_id)).scalar()
+
     def daily_seat(self, kind: str, day: str, token_hashes: list[str]) -> tuple[GameRow, SeatRow] | None:
         """The day's daily game of this kind in which one of these token hashes holds a seat
         (the first created), and that seat; or None."""
@@ -213,6 +220,16 @@ class Repository:
         with Session(self.engine) as s:
             return list(s.execute(select(ActionRow.seq, ActionRow.seat, ActionRow.text).where(
                 ActionRow.game_id == game_id, ActionRow.seq > after, ActionRow.seq <= upto)
+                .order_by(ActionRow.seq)).all())
+
+    def entries_since(self, game_id: str, version: int) -> list[Followed]:
+        """Every log entry after ``version``, in order, with what a copy in memory keeps of
+        each (``LiveGame.follow``): what other processes committed since the copy's version.
+        A range of the log's primary key, empty as a rule."""
+        with self.engine.connect() as conn:
+            return list(conn.execute(
+                select(ActionRow.seq, ActionRow.seat, ActionRow.text, ActionRow.affects, ActionRow.client_id,
+                       ActionRow.result).where(ActionRow.game_id == game_id, ActionRow.seq > version)
                 .order_by(ActionRow.seq)).all())
 
     def entries_after(self, game_id: str, version: int, limit: int) -> list[Entry]:

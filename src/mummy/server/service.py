@@ -49,7 +49,7 @@ import json
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future
 from datetime import timedelta
 from typing import Any, Final
@@ -63,6 +63,7 @@ from mummy.server import clock
 from mummy.server.boards import Boards
 from mummy.server.bots import BOT_SLICE, BOT_THREADS, BotPool
 from mummy.server.cache import IDLE_AFTER, MAX_LIVE, OVER_AFTER, SWEEP_EVERY, LiveCache
+from mummy.server.copies import Copies, Lost
 from mummy.server.errors import ServiceError, known_kind
 from mummy.server.live import LiveGame, Staged, hash_token
 from mummy.server.repository import Repository
@@ -75,6 +76,8 @@ MAX_NAME = 40
 #: Log entries per answer to a resync (:meth:`GameService.log_since`); the client asks
 #: again from the last one it got while ``more`` says there are more.
 LOG_PAGE = 200
+#: Tries of an action whose place in the log another process takes each time (``act``).
+RETRIES: Final = 5
 BOT_ID: Final = "bot:"  # the prefix of the client ids of bots' actions
 #: How long "my games" lists a game in which nobody has moved (invitations wait that long).
 NO_MOVE_LISTED: Final = timedelta(days=7)
@@ -106,7 +109,9 @@ class GameService:
         #: databases are across a network: their commits go to the writer thread (a test
         #: sets this to False to use the thread on SQLite too).
         self.inline = engine.dialect.name == "sqlite"
-        self._boards = Boards(self.repo, self._current)
+        #: This process's copies of the games, kept up with what other processes commit (copies.py).
+        self.copies = Copies(self.repo, self._cache, self._bots_after_load)
+        self._boards = Boards(self.repo, self.copies.current)
         self._rematch_key: bytes | None = None  # the key of rematches' seat tokens (_rematch_token)
 
     # -- serving an app ---------------------------------------------------------------------
@@ -178,7 +183,7 @@ class GameService:
         public = row.commitment  # read before the commit expires the row's attributes
         self.repo.add_game(row, seat_rows)
         with contextlib.suppress(ServiceError):  # the game and its tokens stand either way
-            self._load(game_id)  # loading lets the bots make their first moves
+            self.copies.load(game_id)  # loading lets the bots make their first moves
         return {"id": game_id, "commitment": public,
                 "seats": [{"seat": i, "name": names[i], "bot": bots[i], "token": tokens.get(i)}
                           for i in range(len(seats))]}
@@ -234,7 +239,7 @@ class GameService:
         token, gets none and starts nothing). A chosen seed is not carried over (only the
         set-up's own keys are), so a rematch can set a record; a daily challenge has none.
         Its tokens are derived (``seating.rematch_token``); ``new``: made by this request."""
-        with self._current(game_id) as live:
+        with self.copies.current(game_id) as live:
             seat = live.seat_of(token)  # 401/403: only a player of the game starts or joins its rematch
             if live.row.daily is not None:
                 raise ServiceError(409, "daily", f"a daily challenge has no rematch: {live.row.daily}'s "
@@ -247,8 +252,8 @@ class GameService:
                 live.row.rematch = made
                 live.cached_texts.clear()  # the views encoded at this version lack it
         with contextlib.suppress(ServiceError):  # the game and its tokens stand either way
-            self._load(made)  # loading lets the bots make their first moves
-        with self._current(made) as again:  # outside the old game's lock: a load takes locks
+            self.copies.load(made)  # loading lets the bots make their first moves
+        with self.copies.current(made) as again:  # outside the old game's lock: a load takes locks
             public, seats = again.row.commitment, [(x.seat, x.name, x.bot) for x in again.seats]
         return {"id": made, "commitment": public, "rematch_of": game_id, "new": new,
                 "seats": [{"seat": i, "name": name, "bot": bot,
@@ -276,73 +281,30 @@ class GameService:
             self._rematch_key = self.repo.secret("rematch").encode()
         return rematch_token(self._rematch_key, game_id, seat)
 
-    # -- loading ----------------------------------------------------------------------------
-    def _load(self, game_id: str) -> LiveGame:
-        """The game in memory, read from the log if it is not there (then the moves of its
-        bots cut short are made). Not locked: the caller locks it, then checks that it is
-        still the current copy (it may be dropped or let go meanwhile)."""
-        while True:
-            live = self._cache.get(game_id)
-            if live is not None:
-                return live
-            ticket = self._cache.begin(game_id)
-            read: LiveGame | None = None
-            try:
-                read = self._read(game_id)
-            finally:
-                live = self._cache.keep(game_id, ticket, read)
-            if live is None:
-                continue  # the game was dropped while its log was read: the copy may be old
-            if live is read:
-                with live.lock:
-                    if self._live.get(game_id) is live:
-                        self._run_bots(live)  # a bot's turn cut short (a crash, a failed write) goes on
-            return live
-
-    def _read(self, game_id: str) -> LiveGame:
-        """The game rebuilt from the database: its row, seats and log."""
-        stored = self.repo.read_game(game_id)
-        if stored is None:
-            raise ServiceError(404, "not_found", f"no game {game_id!r}")
-        return LiveGame.rebuilt(*stored)
-
-    @contextlib.contextmanager
-    def _current(self, game_id: str) -> Iterator[LiveGame]:
-        """The game in memory, locked, and still the current copy (a failed write drops it,
-        the cache lets it go when idle)."""
-        while True:
-            live = self._load(game_id)
-            with live.lock:
-                if self._live.get(game_id) is live:
-                    yield live
-                    return
-
-    def _take_now(self, game_id: str) -> LiveGame | None:
-        """:meth:`_current` without waiting: the game locked (the caller releases it), or
-        None when it is not in memory or busy. For the event loop, which must not block."""
-        live = self._cache.get(game_id)
-        if live is None or not live.lock.acquire(blocking=False):
-            return None
-        if self._live.get(game_id) is not live:  # dropped (a failed write) or let go meanwhile
-            live.lock.release()
-            return None
-        return live
-
     # -- acting -----------------------------------------------------------------------------
     def act(self, game_id: str, token: str | None, client_id: str, version: int, text: str) -> dict[str, Any]:
-        """Apply a person's action; see ``live`` for tokens, client ids and versions."""
+        """Apply a person's action; see ``live`` for tokens, client ids and versions. Other
+        processes may write to the game: the copy catches up with the log before the
+        action is checked, and an action whose place in the log was taken meanwhile
+        (``copies.Lost``) is checked again on the log as it now is: it stands, or is a
+        repeat (its client id was written), or is stale."""
         self._check_request(client_id, text)
-        with self._current(game_id) as live:  # not dropped (a failed write) or let go meanwhile
-            seat, earlier = live.admit(token, client_id, version)
-            if earlier is not None:
-                return earlier
-            result = self._apply(live, seat, text, client_id)
-            if not self.bots_later:
-                # The person's action stands even if a bot's move cannot be written now: the
-                # bots go on when the game is next loaded.
-                with contextlib.suppress(ServiceError):
-                    self._run_bots(live)
-            return result
+        for _ in range(RETRIES):
+            with self.copies.current(game_id, catch_up=True) as live:  # locked, current, caught up
+                seat, earlier = live.admit(token, client_id, version)
+                if earlier is not None:
+                    return earlier
+                try:
+                    result = self._apply(live, seat, text, client_id)
+                except Lost:  # the copy was dropped: the next try rebuilds it from the log
+                    continue
+                if not self.bots_later:
+                    # The person's action stands even if a bot's move cannot be written now: the
+                    # bots go on when the game is next loaded.
+                    with contextlib.suppress(ServiceError):
+                        self._run_bots(live)
+                return result
+        raise Lost()
 
     async def act_now(self, game_id: str, token: str | None, client_id: str, version: int,
                       text: str) -> dict[str, Any] | None:
@@ -356,11 +318,13 @@ class GameService:
         (it is sent to a worker thread, which waits its turn).
         """
         self._check_request(client_id, text)
-        live = self._take_now(game_id)
+        live = self.copies.take_now(game_id)
         if live is None:
             return None
         release = True
         try:
+            if isinstance(version, int) and version > live.version:
+                return None  # the client has seen a version this copy has not: a thread catches up
             seat, earlier = live.admit(token, client_id, version)
             if earlier is not None:
                 return earlier
@@ -375,7 +339,10 @@ class GameService:
                 staged.done.add_done_callback(functools.partial(self._settle_later, live, staged))
                 raise
             except Exception as exc:
-                raise self._unwritten(live, exc) from exc
+                error = self._unwritten(live, exc)
+                if isinstance(error, Lost):  # another process wrote first: act() checks it again
+                    return None
+                raise error from exc
             return live.settle(staged)
         finally:
             if release:
@@ -409,7 +376,7 @@ class GameService:
             if done.exception() is None:
                 live.settle(staged)
             else:
-                self._cache.drop(live.row.id)
+                self.copies.drop(live.row.id)
         finally:
             live.lock.release()
 
@@ -469,10 +436,9 @@ class GameService:
     def _unwritten(self, live: LiveGame, exc: Exception) -> ServiceError:
         """The write failed: the game in memory ran ahead of the log, so it is dropped and
         rebuilt from the log, the truth. What to raise."""
-        self._cache.drop(live.row.id)
-        if isinstance(exc, IntegrityError):
-            return ServiceError(409, "conflict", "the action could not be recorded (its client id or "
-                                "place in the log was taken meanwhile); fetch the state and retry")
+        self.copies.drop(live.row.id)
+        if isinstance(exc, IntegrityError):  # its place in the log, or its client id, was taken
+            return Lost()
         return ServiceError(503, "unavailable", "the database did not take the action; retry")
 
     # -- bots -------------------------------------------------------------------------------
@@ -494,7 +460,7 @@ class GameService:
         loaded = game_id in self._live
         moved = 0
         try:
-            with self._current(game_id) as live:
+            with self.copies.current(game_id) as live:
                 until = time.monotonic() + BOT_SLICE
                 while (seat := live.bot_seat()) is not None:
                     if moved and time.monotonic() >= until:
@@ -502,8 +468,15 @@ class GameService:
                     self._bot_move(live, seat)
                     moved += 1
                 return (moved if moved or loaded else 1), False
+        except Lost:  # another process wrote first: the next turn goes on from the log
+            return moved, True
         except ServiceError:  # no such game, or a move not written: the bots go on at the next load
             return moved, False
+
+    def _bots_after_load(self, live: LiveGame) -> None:
+        """A copy freshly rebuilt from the log: its bots' moves cut short (a crash, a failed
+        write) are made now (the caller holds its lock)."""
+        self._run_bots(live)
 
     def _run_bots(self, live: LiveGame) -> None:
         """Let bots play while it is a bot's turn (or a bot has dice to use)."""
@@ -518,14 +491,14 @@ class GameService:
     # -- reading ----------------------------------------------------------------------------
     def view(self, game_id: str, token: str | None = None) -> dict[str, Any]:
         """The game as a seat (or a spectator, without a token) sees it."""
-        with self._current(game_id) as live:
+        with self.copies.current(game_id) as live:
             return live.view_for(token)
 
     def views_now(self, game_id: str, tokens: list[str | None]) -> list[dict[str, Any]] | None:
         """Each connection's view at one and the same version, without waiting, for the event
         loop (``Play.view``): ``None`` when the game is not in memory or busy (a move being
         written, a bot thinking); call :meth:`view` in a worker thread then."""
-        live = self._take_now(game_id)
+        live = self.copies.take_now(game_id)
         if live is None:
             return None
         try:
@@ -536,12 +509,12 @@ class GameService:
     def view_texts(self, game_id: str, tokens: list[str | None]) -> list[tuple[int, str]]:
         """Each connection's view at one and the same version as (version, JSON text), encoded once per version
         (``LiveGame.view_text``): what a broadcast or a resync sends."""
-        with self._current(game_id) as live:
+        with self.copies.current(game_id) as live:
             return [(live.version, live.view_text(token)) for token in tokens]
 
     def view_texts_now(self, game_id: str, tokens: list[str | None]) -> list[tuple[int, str]] | None:
         """:meth:`view_texts` without waiting, for the event loop (``None``: as :meth:`views_now`)."""
-        live = self._take_now(game_id)
+        live = self.copies.take_now(game_id)
         if live is None:
             return None
         try:
@@ -554,12 +527,12 @@ class GameService:
         (contracts §2, ``LiveGame.preview``): nothing changes, nothing is written."""
         if not isinstance(text, str) or not 1 <= len(text) <= 64:
             raise ServiceError(422, "bad_request", "action is a string of 1 to 64 characters")
-        with self._current(game_id) as live:
+        with self.copies.current(game_id) as live:
             return live.preview(token, text)
 
     def record(self, game_id: str) -> dict[str, Any]:
         """The finished game's record with its seed revealed (for ``mummy verify``)."""
-        with self._current(game_id) as live:
+        with self.copies.current(game_id) as live:
             return live.record()
 
     def games_of(self, tokens: list[str]) -> list[dict[str, Any]]:
@@ -577,7 +550,7 @@ class GameService:
         bool}``; with ``more``, ask again from the last version received. Paged, since a
         resync from version 0 on a long log answered megabytes to a 27-byte message.
         Refused (``not_over``, ``forbidden``) where :meth:`LiveGame.check_log` says so."""
-        with self._current(game_id) as live:
+        with self.copies.current(game_id) as live:
             live.check_log(token)
         limit = max(1, min(limit, LOG_PAGE))
         rows = self.repo.entries_after(game_id, version, limit + 1)

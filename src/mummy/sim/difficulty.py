@@ -64,7 +64,7 @@ def measure(map_name: str, seeds: Iterable[int] = SEEDS, jobs: int = 1) -> Measu
     return Measured(map_name, mean, len(scores), band_of(mean), scores=tuple(scores))
 
 
-def generate(difficulty: str, seed: int, *, attempts: int = 12, jobs: int = 1,
+def generate(difficulty: str, seed: int, *, attempts: int = 24, jobs: int = 1,
              seeds: Iterable[int] = SEEDS, told: Callable[[Measured], None] | None = None) -> Measured:
     """The first attempt for ``seed`` whose measure falls in ``difficulty``'s band.
 

@@ -10,7 +10,7 @@ looks at placements that can touch the dungeon's current open openings.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Final
 
 from mummy.core.errors import quote
@@ -207,9 +207,11 @@ class TombMap:
         return self.grid.square_name(square)
 
 
-@cache
+@lru_cache(maxsize=64)
 def tomb_map(map_id: str) -> TombMap:
-    """The packaged map ``map_id``, prepared once per process."""
+    """The map ``map_id``, prepared once per process. Bounded: any number of generated and
+    custom maps may be played over a server's life, and a map not played for a while is
+    prepared again when it is (the packaged ones stay, being always in use)."""
     return TombMap(map_spec(map_id), tile_table())
 
 

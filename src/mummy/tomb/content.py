@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Final
@@ -450,6 +450,9 @@ def is_map(map_id: str) -> bool:
 CUSTOM_PREFIX: Final = "custom-"
 #: The longest map text taken (a 12x12 map is about 1,300 characters).
 MAX_MAP_TEXT: Final = 20_000
+#: The most custom maps one process holds (at most 40 MB of text): registering is rate
+#: limited on the server, and this bounds what any number of clients can make it keep.
+MAX_CUSTOM_MAPS: Final = 2_000
 #: Custom maps registered in this process: id -> canonical text. Why a registry keyed by
 #: the text's hash: a map drawn in the editor is played by id everywhere a map is (games,
 #: records, the browser), and every process derives the same id from the same text, so
@@ -484,6 +487,9 @@ def register_map_text(text: str) -> str:
     map_id = custom_map_id(canon)
     if map_id not in _CUSTOM:
         parse_map(canon, "custom map")
+        if len(_CUSTOM) >= MAX_CUSTOM_MAPS:
+            raise _err("custom map", 1, f"this process holds {MAX_CUSTOM_MAPS} custom maps, the most it keeps; "
+                       "play one of them or a packaged or generated map")
         _CUSTOM[map_id] = canon
     return map_id
 
@@ -527,7 +533,7 @@ def _grid_size(text: str) -> tuple[int, int] | None:
     return (len(rows[0]), len(rows)) if rows else None
 
 
-@cache
+@lru_cache(maxsize=512)
 def map_spec(map_id: str) -> MapSpec:
     """A map by id: a packaged one (``map1``, ``map2``), a generated one rebuilt from its
     id (``gen-standard-42-0``, see :mod:`mummy.tomb.generate`), or a registered custom

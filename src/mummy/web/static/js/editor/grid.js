@@ -41,8 +41,8 @@ export class Grid {
     this.cursor = null;
     this.fault = null;
     this.drag = null;
-    this.keyboard = false;
-    this.pressing = false;
+    this.keyboard = false; // the cursor is drawn once the keyboard is used
+    this.pressed = -Infinity; // when the pointer last pressed a square
     box.addEventListener("pointerdown", (e) => this.press(e));
     box.addEventListener("pointermove", (e) => this.move(e));
     for (const end of ["pointerup", "pointercancel", "lostpointercapture"]) box.addEventListener(end, () => { this.drag = null; });
@@ -50,7 +50,7 @@ export class Grid {
     box.addEventListener("keydown", (e) => this.key(e));
     // The cursor is shown while the grid has the keyboard's focus (not after a click).
     box.addEventListener("focus", () => {
-      if (this.pressing) return;
+      if (performance.now() - this.pressed < 1000) return; // focused by a click or a tap
       this.keyboard = true;
       if (!this.cursor) this.cursor = "A1";
       this.marks();
@@ -69,11 +69,8 @@ export class Grid {
     if (e.button !== 0) return;
     const sq = this.squareAt(e);
     if (!sq) return;
-    e.preventDefault(); // no text selection, no focus ring from a click
-    this.pressing = true;
+    this.pressed = performance.now();
     this.keyboard = false;
-    this.box.focus({ preventScroll: true });
-    this.pressing = false;
     this.cursor = sq;
     this.drag = { last: sq };
     try { this.box.setPointerCapture(e.pointerId); } catch { /* a pointer that is gone */ }

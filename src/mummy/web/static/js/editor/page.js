@@ -5,6 +5,7 @@
 // The map itself is js/editor/model.js's; the grid js/editor/grid.js; "Play it" play.js.
 import { api, content, errorText } from "../api.js";
 import { $, h, parseSquare, squareName } from "../dom.js";
+import { touchScreen } from "../tomb/layout.js";
 import { Grid, squareWords } from "./grid.js";
 import {
   LOGS, MAX_SIZE, MIN_SIZE, counts, emptyMap, erase, fillLog, fromContent, fromDraft, resized, toText,
@@ -15,6 +16,7 @@ import { setUpPlay } from "./play.js";
 const DRAFT_KEY = "mummy.editor.draft";
 const CHECK_DELAY = 250; // ms after the last edit before the map is checked
 const HISTORY = 200; // edits Undo can take back
+const MAX_TEXT = 20_000; // the longest map text the server takes (mummy.tomb.content.MAX_MAP_TEXT)
 const STEP = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 
 const HELP = {
@@ -29,6 +31,7 @@ const state = {
   map: emptyMap(),
   tool: "stone",
   paint: true, // the stone tool's drag: stone (true) or free squares
+  dragged: false, // the drag under way has changed the map (and is kept for Undo)
   history: [],
   fit: true,
   check: { text: null, result: null, squares: [null], error: null },
@@ -45,15 +48,17 @@ function sameMap(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
 // The map changed to `next`: kept for Undo (`record`), the log fitted to it (`fit`, for an
 // edit of its rooms and findings while "Fit the log" is on), drawn, kept, checked.
+// Returns whether anything changed.
 function edit(next, { record = true, fit = false, fields = false } = {}) {
   if (fit && state.fit) next = fillLog(next);
-  if (sameMap(next, state.map)) return;
+  if (sameMap(next, state.map)) return false;
   if (record) {
     state.history.push(state.map);
     if (state.history.length > HISTORY) state.history.shift();
   }
   state.map = next;
   changed({ fields });
+  return true;
 }
 
 function changed({ fields = false } = {}) {
@@ -70,7 +75,6 @@ function undo() {
   if (!state.history.length) return;
   state.map = state.history.pop();
   changed({ fields: true });
-  say($("file-message"), "Undone.", "info");
 }
 
 // The side of `square` that faces a free square on the map (a room's opening), north first.
@@ -97,11 +101,12 @@ function nearestBorder(map, square) {
 function useTool(square, { first }) {
   const map = state.map;
   const tool = state.tool;
+  if (first) state.dragged = false; // a drag is undone at once: kept once, at its first change
   if (tool === "stone") {
     if (first) state.paint = !map.stone.includes(square);
-    if (map.stone.includes(square) !== state.paint) edit(withStone(map, square, state.paint), { record: first });
+    if (edit(withStone(map, square, state.paint), { record: !state.dragged })) state.dragged = true;
   } else if (tool === "erase") {
-    edit(withStone(erase(map, square), square, false), { record: first, fit: true });
+    if (edit(withStone(erase(map, square), square, false), { record: !state.dragged, fit: true })) state.dragged = true;
   } else if (first && tool === "room") {
     const holds = $("room-holds").value;
     const side = $("room-side").value || openingToward(map, square);
@@ -136,12 +141,13 @@ function renderOptions() {
     label.hidden = !label.dataset.tools.split(" ").includes(state.tool) || Boolean(kinds && !kinds.split(" ").includes(kind));
   }
   $("tool-options").hidden = state.tool === "stone" || state.tool === "erase";
-  $("tool-help").textContent = HELP[state.tool];
+  $("tool-help").textContent = touchScreen() ? HELP[state.tool].replace(/Click/g, "Tap").replace(/click/g, "tap") : HELP[state.tool];
 }
 
 function showSquare(square) {
   $("square-info").textContent = square ? squareWords(state.map, square)
-    : "Point at a square to see what it holds; on the keyboard, focus the map and use the arrow keys.";
+    : touchScreen() ? "Tap a square to use the tool there; the line here then says what the square holds."
+      : "Point at a square to see what it holds; on the keyboard, focus the map and use the arrow keys.";
 }
 
 // -- the check (T10) ----------------------------------------------------------------------
@@ -189,10 +195,13 @@ function faultSquare() {
   return c.result.fault.square || c.squares[c.result.fault.line] || null;
 }
 
+// The verdict in words, changed only when it says something else (it is a live region:
+// a screen reader reads it out at each change).
 function showCheck() {
   const c = state.check;
-  const box = $("verdict");
   if (c.text !== currentText()) return; // a newer edit is on its way to the check
+  const said = $("verdict");
+  const box = h("div");
   const n = (count, one, many) => `${count} ${count === 1 ? one : many}`;
   const m = state.map;
   if (c.error) {
@@ -216,6 +225,7 @@ function showCheck() {
       square ? h("p", {}, `The square ${square} is marked on the map with a `, h("strong", { class: "bang" }, "!"), ".") : null,
     ].filter(Boolean));
   }
+  if (said.innerHTML !== box.innerHTML) said.replaceChildren(...box.childNodes);
   $("play").disabled = !checkedOk();
 }
 
@@ -267,7 +277,10 @@ function saveDraft() {
 function loadDraft() {
   try {
     const data = JSON.parse(localStorage.getItem(DRAFT_KEY) || "null");
-    return data ? { map: fromDraft(data.map), fit: data.fit !== false } : null;
+    const map = data && fromDraft(data.map);
+    if (!map) return null;
+    toText(map); // a draft that cannot be written out (damaged) is left aside
+    return { map, fit: data.fit !== false };
   } catch { return null; }
 }
 
@@ -298,6 +311,10 @@ async function openFile(file) {
   const el = $("file-message");
   try {
     const text = await file.text();
+    if (text.length > MAX_TEXT) {
+      say(el, `${file.name} is not a map file: a map's text is at most ${MAX_TEXT} characters.`, "error");
+      return;
+    }
     const result = await api("/api/maps/check", { method: "POST", body: { text } });
     if (!result.ok) {
       const { line, message } = result.fault;
@@ -379,10 +396,16 @@ async function main() {
   } else if (draft && draft.map) {
     state.map = draft.map;
     state.fit = draft.fit;
-    say($("file-message"), "Your draft from this browser is back. Start from another map below, or Undo after doing so.");
+    say($("file-message"), "Your draft from this browser is back. To begin another map, Start from one here (Undo comes back to the draft).");
   }
   $("fit-log").checked = state.fit;
-  changed({ fields: true });
+  try {
+    changed({ fields: true });
+  } catch {
+    state.map = emptyMap(); // a draft damaged beyond drawing
+    changed({ fields: true });
+    say($("file-message"), "The draft kept in this browser could not be read: here is an empty map.", "error");
+  }
   await runCheck();
   $("app").dataset.ready = "yes";
 }

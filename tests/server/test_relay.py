@@ -1,0 +1,122 @@
+"""Broadcasts across processes (issue 16): two servers on one PostgreSQL, each with its own
+service and engine, in threads of this process; a person connected to one is told of what
+is played through the other (``LISTEN/NOTIFY``, relay.py), every version in order.
+
+SQLite serves one process: these run on PostgreSQL only."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi import FastAPI
+
+from mummy.server.app import create_app
+from mummy.server.db import make_engine
+from mummy.server.hub import SocketLimits
+from mummy.server.service import GameService
+from tests.server.conftest import TEST_LIMITS, listening, running
+from tests.server.players import Seat, get, play_to_the_end, post
+
+FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
+
+
+@pytest.fixture
+def servers(service: GameService, db_url: str) -> Iterator[tuple[str, str, list[FastAPI]]]:
+    if service.engine.dialect.name != "postgresql":
+        pytest.skip("several processes need PostgreSQL")
+    apps = [create_app(service=GameService(make_engine(db_url)), limits=TEST_LIMITS) for _ in range(2)]
+    for app in apps:  # the tests play faster than people
+        app.state.hub.limits = SocketLimits(rate=100_000)
+    with running(apps[0], listening()) as one, running(apps[1], listening()) as two:
+        for app in apps:
+            assert app.state.relay is not None and app.state.relay.listening.wait(10)
+        yield one, two, apps
+    for app in apps:
+        app.state.service.engine.dispose()
+
+
+def _game(address: str, kind: str, **setup: Any) -> tuple[str, list[str]]:
+    created = post(f"http://{address}/api/games", {"game": kind, "seats": [{"name": "Ann"}, {"name": "Bob"}],
+                                                   **setup})
+    return created["id"], [s["token"] for s in created["seats"]]
+
+
+def test_a_player_on_the_other_process_is_told_every_version_in_order(
+        servers: tuple[str, str, list[FastAPI]]) -> None:
+    one, two, _ = servers
+    game_id, (ann_token, bob_token) = _game(one, "tomb", seed=FIVE_FIVE)
+    ann, bob, watcher = Seat(one, game_id, ann_token), Seat(two, game_id, bob_token), Seat(two, game_id, None)
+    try:
+        while ann.state["legal"]:  # Ann plays her round on one; Bob and a spectator, connected to two, see each move
+            answer = ann.act(f"a{ann.state['version']}", ann.state["legal"][0])
+            assert answer["type"] == "result", answer
+            version = answer["result"]["version"]
+            assert bob.wait_version(version)["version"] == version
+            assert watcher.wait_version(version)["log"][-1]["version"] == version
+        assert bob.versions == watcher.versions == ann.versions == [0, 1, 2, 3]  # each version, in order
+        # Bob plays on two; Ann, on one, sees it, and Bob's move stands in the log of both.
+        bob_answer = bob.act("b0", bob.state["legal"][0])
+        assert bob_answer["result"]["version"] == 4
+        assert ann.wait_version(4)["state"] == get(f"http://{one}/api/games/{game_id}")["state"]
+    finally:
+        for seat in (ann, bob, watcher):
+            seat.close()
+
+
+def test_a_treasure_game_played_through_two_processes_to_its_end(servers: tuple[str, str, list[FastAPI]]) -> None:
+    one, two, _ = servers
+    game_id, (ann_token, bob_token) = _game(two, "treasure", seed=5)
+    seats = [Seat(one, game_id, ann_token), Seat(two, game_id, bob_token)]
+    try:
+        final = play_to_the_end(seats)
+        for seat in seats:
+            assert seat.versions == sorted(seat.versions) and seat.versions[-1] == final
+        assert seats[0].state["result"] == seats[1].state["result"]
+        record = get(f"http://{one}/api/games/{game_id}/record")
+        assert len(record["actions"] if "actions" in record else record["history"]) == final
+    finally:
+        for seat in seats:
+            seat.close()
+
+
+def test_a_rematch_claimed_through_one_process_is_shown_by_the_other(
+        servers: tuple[str, str, list[FastAPI]]) -> None:
+    one, two, _ = servers
+    created = post(f"http://{one}/api/games", {"game": "treasure", "seats": [{"name": "Ann"}], "seed": 5})
+    game_id, token = created["id"], created["seats"][0]["token"]
+    seat = Seat(two, game_id, token)
+    try:
+        play_to_the_end([seat])
+        made = post(f"http://{one}/api/games/{game_id}/rematch", {}, token)
+        deadline = time.monotonic() + 10
+        while seat.state.get("rematch") != made["id"]:
+            seat.read(max(0.01, deadline - time.monotonic()))
+    finally:
+        seat.close()
+
+
+def test_the_relay_listens_again_after_its_connection_breaks(
+        servers: tuple[str, str, list[FastAPI]], service: GameService) -> None:
+    """A notice sent while the listening connection is down is lost: once back, every copy
+    watched is caught up from the log."""
+    one, two, apps = servers
+    game_id, (ann_token, bob_token) = _game(one, "tomb", seed=FIVE_FIVE)
+    ann, bob = Seat(one, game_id, ann_token), Seat(two, game_id, bob_token)
+    try:
+        relay = apps[1].state.relay
+        with service.engine.begin() as conn:  # the listening connection of two goes away
+            conn.execute(sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                 "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"))
+        ann.act("while-down", ann.state["legal"][0])  # its notice may reach two before or after the break
+        deadline = time.monotonic() + 15
+        while relay.listening.is_set() and time.monotonic() < deadline and bob.state["version"] < 1:
+            time.sleep(0.01)
+        assert relay.listening.wait(15)
+        assert bob.wait_version(ann.state["version"])["version"] == ann.state["version"]
+    finally:
+        ann.close()
+        bob.close()
