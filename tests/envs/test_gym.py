@@ -45,7 +45,7 @@ def _play(env: gym.Env, seed: int) -> tuple[float, int, dict]:  # type: ignore[t
             return total, steps, info
 
 
-@pytest.mark.parametrize("map_id", ["map1", "map2", "map4"])
+@pytest.mark.parametrize("map_id", ["map1", "map2", "map4", "gen-standard-3-0"])
 def test_tomb_rewards_sum_to_the_final_score_and_the_record_replays(map_id: str) -> None:
     env = gym.make("mummy/TombSolo-v0", map=map_id)
     for seed in (3, 4):

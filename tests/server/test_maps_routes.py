@@ -140,8 +140,7 @@ def test_a_game_on_a_custom_map_plays_and_is_loaded_again_by_a_fresh_server(
     assert view["config"]["map"] == map_id and view["config"]["map_text"] == text
 
     # A server started afresh: the map is not known until the game is loaded.
-    del content._CUSTOM[map_id]
-    content.map_spec.cache_clear()
+    content.forget_custom_map(map_id)
     assert not is_map(map_id)
     with TestClient(create_app(service=GameService(service.engine), limits=TEST_LIMITS)) as fresh:
         assert fresh.get(f"/api/content/tomb/maps/{map_id}").status_code == 404
@@ -188,3 +187,15 @@ def test_a_process_keeps_a_bounded_number_of_custom_maps(monkeypatch: pytest.Mon
     assert content.register_map_text(content.custom_map_text(kept) or "") == kept  # a known map is still taken
     with pytest.raises(content.ContentError, match="the most it keeps"):
         content.register_map_text(small_map())
+
+
+def test_a_game_on_a_generated_map_is_created_drawn_and_played_by_its_id(client: TestClient) -> None:
+    """T10: a generated map's id is the map, on the server as anywhere (nothing stored)."""
+    seats = [{"name": "Ada"}, {"name": "Sphinx", "bot": "greedy"}]
+    created = client.post("/api/games", json={"game": "tomb", "seats": seats, "map": "gen-hard-4-1", "seed": 5})
+    assert created.status_code == 201, created.json()
+    drawn = client.get("/api/content/tomb/maps/gen-hard-4-1").json()
+    assert drawn["id"] == "gen-hard-4-1" and drawn["width"] == 12 and len(drawn["rooms"]) == 8
+    view = _play(client, created.json()["id"], created.json()["seats"][0]["token"], moves=2, ids="gen")
+    assert view["state"]["round"] == 2 and {s["map"] for s in view["state"]["sheets"]} == {"gen-hard-4-1"}
+    assert client.get("/api/content/tomb/maps/gen-hard-99999999999-0").status_code == 404  # not an id

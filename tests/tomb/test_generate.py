@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from mummy.core.grid import STEPS
@@ -67,3 +70,17 @@ def test_a_generated_map_plays_and_replays_by_its_id() -> None:
     again = replay_record(to_record(game))
     assert again.ok and again.game.sheets[0].covered == game.sheets[0].covered
     assert again.game.maps[0].grid.width == 12
+
+
+def test_a_generated_map_is_taken_by_the_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The terminal's and the simulator's --map take a generated id like a packaged map."""
+    from mummy.cli import main
+
+    out = tmp_path / "sim.jsonl"
+    assert main(["sim", "tomb", "--bots", "greedy", "--games", "2", "--map", "gen-easy-7-0", "--quiet",
+                 "--out", str(out)]) == 0
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [line["map"] for line in lines] == ["gen-easy-7-0"] * 2
+    with pytest.raises(SystemExit):
+        main(["sim", "tomb", "--games", "1", "--map", "gen-nightmare-1-0"])
+    assert "gen-nightmare-1-0" in capsys.readouterr().err

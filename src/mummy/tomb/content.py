@@ -494,6 +494,13 @@ def register_map_text(text: str) -> str:
     return map_id
 
 
+def forget_custom_map(map_id: str) -> None:
+    """Unregister a custom map, as a process started afresh would not know it: how the
+    tests check that whoever loads a game registers its map again."""
+    _CUSTOM.pop(map_id, None)
+    map_spec.cache_clear()
+
+
 def custom_map_text(map_id: str) -> str | None:
     """The canonical text of a registered custom map, or None for any other id."""
     return _CUSTOM.get(map_id)
@@ -572,6 +579,7 @@ __all__ = [
     "canonical_map_text",
     "custom_map_id",
     "custom_map_text",
+    "forget_custom_map",
     "fault_square",
     "is_map",
     "load_map_file",
