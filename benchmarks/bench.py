@@ -146,12 +146,43 @@ def bench_bots(quick: bool) -> Figures:
     for bot in ("strong", "expert"):  # Map 2, on the first 50 of the same seeds (time)
         rows = list(run(specs("tomb", [bot], 50, seed=0, map_id="map2"), jobs=jobs))
         out[f"tomb.{bot}_map2_mean_score"] = summarise(rows)["bots"][bot]["mean"]
+    out.update(strongest(out))
     rows = list(run(specs("treasure", ["strong", "greedy"], 200, seed=0), jobs=jobs))
     out["treasure.strong_vs_greedy_winrate"] = summarise(rows)["bots"]["strong"]["win_rate"]
     for bot in ("strong", "greedy"):
         solo = list(run(specs("treasure", [bot], 200, seed=0), jobs=jobs))
         out[f"treasure.{bot}_solo_mean_turns"] = summarise(solo)["bots"][bot]["mean_turns"]
     return out
+
+
+def strongest(figures: Figures) -> Figures:
+    """The figures of the strongest Tomb bot (the one that sets par, mummy.analysis.tomb)
+    under their own names, so that they keep their meaning if another bot takes its place."""
+    from mummy.analysis.tomb import STRONGEST_TOMB
+
+    return {f"tomb.strongest_{what}": figures[f"tomb.{STRONGEST_TOMB}_{what}"]
+            for what in ("mean_score", "s_per_round", "map2_mean_score")}
+
+
+def bench_analysis(quick: bool) -> Figures:
+    """The review of one whole solo Tomb game (20 rounds and the turn after) by the
+    strongest bot, on one process: the strong bot's game on seed 0, map1 standard, stands
+    in for a player's (its plans differ from the strongest bot's, as a person's do). The
+    goal is under 60 s. Par (the strongest bot's own game) is not included: see
+    tomb.strongest_s_per_round. Skipped with --quick (about a minute)."""
+    if quick:
+        return {}
+    from mummy.analysis.tomb import tomb_review
+    from mummy.bots.registry import bot_seed, make_agent
+    from mummy.tomb.record import to_record
+
+    game = TombGame(0, [PlayerSetup("bench", "map1")])
+    bot = make_agent("tomb", "strong", bot_seed(0, 0))
+    while not game.is_over:
+        game.apply(0, bot.act(game, 0))
+    t0 = time.perf_counter()
+    tomb_review(to_record(game), 0)
+    return {"analysis.tomb_review_s": round(time.perf_counter() - t0, 1)}
 
 
 def bench_server(quick: bool) -> Figures:
@@ -241,8 +272,8 @@ def bench_env(quick: bool) -> Figures:
     return out
 
 
-BENCHES: list[Callable[[bool], Figures]] = [bench_tomb, bench_treasure, bench_bots, bench_server, bench_attack,
-                                            bench_web, bench_env]
+BENCHES: list[Callable[[bool], Figures]] = [bench_tomb, bench_treasure, bench_bots, bench_analysis, bench_server,
+                                            bench_attack, bench_web, bench_env]
 
 
 def main(argv: list[str] | None = None) -> int:

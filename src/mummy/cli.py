@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mummy import __version__, cli_maps
+from mummy import __version__, cli_maps, cli_review
 from mummy.core.errors import MummyError, quote
 from mummy.core.rng import parse_seed
 from mummy.terminal import companion
@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("file")
     verify.set_defaults(run=_verify)
     cli_maps.add_parser(sub, _seed)
+    cli_review.add_parser(sub)
     companion.add_parser(sub, _seed, _positive)
     check = sub.add_parser("check-map", help="validate a Tomb map file (T10)")
     check.add_argument("file")
@@ -296,7 +297,9 @@ def _table_lines(file: str) -> list[dict[str, Any]] | None:
         print(f"mummy report: cannot read {file}: {exc.strerror}", file=sys.stderr)
     except UnicodeDecodeError:
         print(f"mummy report: {file} is not UTF-8 text", file=sys.stderr)
-    except (ValueError, RuntimeError) as exc:  # NotATable, AnalysisUnavailable
+    except RuntimeError as exc:  # AnalysisUnavailable: Parquet without pyarrow
+        print(f"mummy report: {exc}", file=sys.stderr)
+    except ValueError as exc:  # NotATable
         print(f"mummy report: {file} is not a table of mummy sim --out: {exc}", file=sys.stderr)
     return None
 

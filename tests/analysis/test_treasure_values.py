@@ -197,7 +197,7 @@ def test_a_die_no_tile_needs_is_never_worth_keeping() -> None:
     for i, m in enumerate(solver.ms):
         if m[0] >= 1 and m[1] >= 1:
             show[i] = 1.0
-    values, keeps, _start, _passing = solver.solve(show, 3.0)
+    _values, keeps, _start, _passing = solver.solve(show, 3.0)
     for (i, n), k in solver.pair_index.items():
         if n > solver.size[i] and n < 5:
             assert keeps[2][k] >= keeps[2][solver.pair_index[(i, solver.size[i])]] - 1e-12

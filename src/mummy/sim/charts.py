@@ -29,6 +29,8 @@ DASHES = ("solid", "dashed", "dotted", "dashdot", (0, (5, 1, 1, 1)), (0, (1, 3))
 STYLE = {"svg.fonttype": "path", "svg.hashsalt": "mummy", "font.size": 9, "axes.titlesize": 10,
          "axes.titleweight": "bold", "axes.spines.top": False, "axes.spines.right": False}
 WIDTH = 5.2  # inches: two charts side by side on a wide screen
+#: What needs matplotlib, in the message that names the extra when it is missing.
+NEEDS = "Drawing the report's charts"
 
 CSS = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1120px; color: #222; padding: 0 1rem; }
@@ -65,7 +67,7 @@ def bar_chart(title: str, labels: Sequence[str], series: Mapping[str, Sequence[f
         ax.axvline(0, color="#888", linewidth=0.8)
         ax.margins(x=0.18)
         if "%" in fmt:
-            ax.xaxis.set_major_formatter(need("matplotlib.ticker", "The report's charts").PercentFormatter(1.0))
+            ax.xaxis.set_major_formatter(need("matplotlib.ticker", NEEDS).PercentFormatter(1.0))
         if len(names) > 1:
             ax.figure.legend(loc="outside lower center", ncol=min(len(names), 3), frameon=False)
 
@@ -96,8 +98,8 @@ def histogram(title: str, series: Mapping[str, Sequence[float]], bins: int = 16)
 def draw(title: str, height: float, paint: Callable[[Any], None]) -> str:
     """A chart ``paint`` draws on new axes, as an inline ``<svg>`` that references
     nothing outside itself. No pyplot: a bare Figure holds no global state."""
-    matplotlib = need("matplotlib", "The report's charts")
-    mpl_figure = need("matplotlib.figure", "The report's charts")
+    matplotlib = need("matplotlib", NEEDS)
+    mpl_figure = need("matplotlib.figure", NEEDS)
     with matplotlib.rc_context(STYLE):
         fig = mpl_figure.Figure(figsize=(WIDTH, height), layout="constrained")
         paint(fig.add_subplot())

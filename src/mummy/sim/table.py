@@ -27,9 +27,19 @@ from typing import Any, Final, TextIO
 TABLE_SUFFIXES: Final = (".parquet", ".csv")
 #: Seat rows per Parquet row group: a long run is written as it goes, not held to the end.
 ROW_GROUP: Final = 8192
+
+
+def truth(text: str) -> bool:
+    """A CSV truth value: ``true`` or ``false`` as written, in any case (pandas writes
+    ``True``), and nothing else, so a damaged cell is refused rather than read as false."""
+    folded = text.strip().lower()
+    if folded not in ("true", "false"):
+        raise ValueError(f"not a truth value: {text!r}")
+    return folded == "true"
+
+
 #: The column types: their Parquet (Arrow) names, and how a CSV cell reads back.
-TYPES: Final[dict[str, Callable[[str], object]]] = {
-    "string": str, "int64": int, "float64": float, "bool": lambda text: text == "true"}
+TYPES: Final[dict[str, Callable[[str], object]]] = {"string": str, "int64": int, "float64": float, "bool": truth}
 
 
 class AnalysisUnavailable(RuntimeError):
@@ -88,9 +98,10 @@ COMMON: Final = (
     Column("bot", "string", "the bot in this seat", lambda r, s: r["bots"][s]),
     Column("lineup", "string", "the game's bots in seat order, comma-separated (`strong,greedy`)",
            lambda r, s: ",".join(r["bots"])),
-    Column("place", "int64", "1 = winner; ties share a place", lambda r, s: r["places"][s]),
-    Column("seconds", "float64", "the wall time of the whole game, all seats (the only column that depends "
-           "on the machine)", lambda r, s: r["seconds"]),
+    Column("place", "int64", "the seat's place, 1 = winner (the Tomb's tie-breaks of T7; Treasure's R4.1, "
+           "else most squares, R4.2); ties share a place", lambda r, s: r["places"][s]),
+    Column("seconds", "float64", "the wall time of the whole game, all seats (the same on each of the game's "
+           "rows; the only column that depends on the machine)", lambda r, s: r["seconds"]),
 )
 
 

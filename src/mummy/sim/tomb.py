@@ -41,7 +41,8 @@ def earned(achievement: str) -> Callable[[dict[str, Any], int], object]:
 
 def tomb_columns() -> tuple[Column, ...]:
     """The Tomb's own columns of the flat table (mummy.sim.table), one row per sheet."""
-    cols = [Column("map", "string", "the map: `map1`, `map2` or a generated map's id", lambda r, s: r["map"]),
+    cols = [Column("map", "string", "the map: a packaged map (`map1` … `map5`) or a generated map's id "
+                   "(`gen-…`)", lambda r, s: r["map"]),
             Column("mode", "string", "the mode: `standard`, `easy` or `kids`", lambda r, s: r["mode"]),
             Column("score", "int64", "the sheet's final total (T7)", lambda r, s: r["scores"][s])]
     cols += [Column(f"line_{k}", "int64", f"the points of the `{k}` score line"

@@ -29,7 +29,8 @@ def treasure_columns() -> tuple[Column, ...]:
         Column("turns", "int64", "turns the seat started", lambda r, s: r["turns"][s]),
         Column("reason", "string", "how the game ended: `full` (a site was filled) or `stuck`",
                lambda r, s: r["reason"]),
-        Column("winner", "int64", "the seat that filled its site, or -1", lambda r, s: r["winner"]),
+        Column("winner", "int64", "the seat (from 0) that filled its site, or -1 when none did",
+               lambda r, s: r["winner"]),
         Column("filled", "bool", "whether this seat filled its site", lambda r, s: r["winner"] == s),
     ]
     cols += [Column(f"takes_{p}", "int64", f"tiles taken from the {p} pile in the game, by all seats (the same "
