@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import Watched, shot
+from tests.web.conftest import Watched, create, shot
 
 pypdf = pytest.importorskip("pypdf")
 
@@ -50,3 +50,18 @@ def test_a_bad_seed_is_said_in_words(web: Watched) -> None:
     page.goto(f"{web.base}/print?game=tomb&seed=-3")
     page.wait_for_selector("#message:not([hidden])")
     assert "seed" in page.inner_text("#message")
+
+
+def test_a_tomb_games_print_link_opens_its_maps_sheet(web: Watched) -> None:
+    """The game page's Print link (desktop; a phone's header leaves it to the start page)
+    names the game and the map of the player's sheet, never the seed (a secret until the
+    game is over)."""
+    created = create(web.base, {"game": "tomb", "seats": [{"name": "Ann"}], "map": "map3"})
+    page = web.page()
+    page.goto(web.base + created["seats"][0]["invite"])
+    page.wait_for_selector("#sheet [data-square]")
+    link = page.locator("#print-link")
+    assert link.is_visible() and link.get_attribute("href") == "/print?game=tomb&map=map3"
+    page.goto(web.base + "/print?game=tomb&map=map3")
+    page.wait_for_selector("#app[data-ready=yes] .page img")
+    assert page.input_value("#map") == "map3" and page.input_value("#seed") == ""

@@ -51,10 +51,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     gc.freeze()
     svc.attach(watched=lambda game_id: game_id in hub.rooms)
     sweeping = asyncio.create_task(svc.sweeping())  # idle and finished games let go
-    relay = app.state.relay = app.state.play.listen()  # other processes' commits (PostgreSQL)
+    play: Play = app.state.play
+    play.start()  # other processes' commits, and bots' leases held elsewhere (PostgreSQL)
+    app.state.relay = play.relay
     yield
-    if relay is not None:
-        relay.stop()
+    play.stop()
     sweeping.cancel()
     svc.close()
 

@@ -26,6 +26,8 @@ SQLite serves one process: its bots need no lease (:class:`Sole`).
 from __future__ import annotations
 
 import logging
+import os
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -45,10 +47,25 @@ _NOW: Final = {"postgresql": "EXTRACT(EPOCH FROM clock_timestamp())::float8",
                "sqlite": "((julianday('now') - 2440587.5) * 86400.0)"}
 
 
+_PROCESS: dict[int, str] = {}  # pid -> its name as an owner
+
+
+def process_name() -> str:
+    """This process's name as the owner of leases: random, made once per process (a forked
+    child makes its own), so that every service of one process holds the same leases."""
+    pid = os.getpid()
+    if pid not in _PROCESS:
+        _PROCESS.clear()
+        _PROCESS[pid] = f"{secrets.token_hex(6)}-{pid}"[:32]
+    return _PROCESS[pid]
+
+
 class BotLeases(Protocol):
     """What the bot runner asks of leases."""
 
     def take(self, game_id: str) -> bool: ...
+
+    def holds(self, game_id: str) -> bool: ...
 
     def close(self) -> None: ...
 
@@ -57,6 +74,9 @@ class Sole:
     """The leases of a process that is alone on its database (SQLite): always held."""
 
     def take(self, game_id: str) -> bool:
+        return True
+
+    def holds(self, game_id: str) -> bool:
         return True
 
     def close(self) -> None:
@@ -86,16 +106,15 @@ class Leases:
         self._give_back = text("DELETE FROM bot_leases WHERE owner = :owner AND game_id = :game")
         self._guard = threading.Lock()
         self.held: dict[str, float] = {}  # game id -> time.monotonic() until which it counts as held
-        self._wake = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._closed = False
+        self._stop: threading.Event | None = None  # the renewing thread's, while one runs
+        self._dead = False
 
     def take(self, game_id: str) -> bool:
         """Whether this process may play the game's bots now: it holds the lease (fresh, in
         memory), or has just taken it (the lease was free, expired, or its own)."""
         if self.held.get(game_id, 0.0) > time.monotonic():
             return True
-        if self._closed:
+        if self._dead:
             return False
         sent = time.monotonic()
         try:
@@ -108,39 +127,48 @@ class Leases:
             return False
         with self._guard:
             self.held[game_id] = sent + self.term / 2
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="mummy-leases", daemon=True)
-                self._thread.start()
+            if self._stop is None:
+                stop = self._stop = threading.Event()
+                threading.Thread(target=self._run, args=(stop,), name="mummy-leases", daemon=True).start()
         return True
 
+    def holds(self, game_id: str) -> bool:
+        """Whether this process holds the game's lease (as far as it knows, without asking)."""
+        return game_id in self.held
+
     def close(self) -> None:
-        """Give every lease back (a graceful stop: other processes take over at once)."""
-        self._closed = True
-        self._wake.set()
+        """Give every lease back (a graceful stop: other processes take over at once). The
+        leases can be taken again."""
         with self._guard:
+            stop, self._stop = self._stop, None
             games, self.held = list(self.held), {}
+        if stop is not None:
+            stop.set()
         self._give(games)
 
     def abandon(self) -> None:
-        """Stop renewing without giving anything back: what a process that dies does (tests)."""
-        self._closed = True
-        self._wake.set()
+        """Stop renewing and taking, without giving anything back: what a process that dies
+        does (for tests)."""
+        self._dead = True
         with self._guard:
+            stop, self._stop = self._stop, None
             self.held = {}
+        if stop is not None:
+            stop.set()
 
     # -- the renewing thread ----------------------------------------------------------------
-    def _run(self) -> None:
-        while not self._wake.wait(self.term / 3):
+    def _run(self, stop: threading.Event) -> None:
+        """Renew every third of the term until stopped, or until no lease is held."""
+        while not stop.wait(self.term / 3):
             with self._guard:
                 if not self.held:
-                    self._thread = None
+                    if self._stop is stop:
+                        self._stop = None
                     return
                 games = list(self.held)
-            self._renew_all([g for g in games if not self.keep(g)])
-        with self._guard:
-            self._thread = None
+            self._renew_all(stop, [g for g in games if not self.keep(g)])
 
-    def _renew_all(self, unwanted: list[str]) -> None:
+    def _renew_all(self, stop: threading.Event, unwanted: list[str]) -> None:
         """Give back the leases no longer wanted, renew the rest, and learn which are still
         this process's (one may have been taken over after a long stall)."""
         self._give(unwanted)
@@ -153,9 +181,8 @@ class Leases:
             log.exception("renewing the bots' leases")
             return
         with self._guard:
-            if self._closed:
-                return
-            self.held = {game_id: sent + self.term / 2 for game_id in self.held if game_id in mine}
+            if not stop.is_set():
+                self.held = {game_id: sent + self.term / 2 for game_id in self.held if game_id in mine}
 
     def _give(self, games: Iterable[str]) -> None:
         rows = [{"owner": self.owner, "game": game_id} for game_id in games]

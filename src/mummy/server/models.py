@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -113,3 +113,16 @@ class ActionRow(Base):
     client_id: Mapped[str] = mapped_column(String(64))
     result: Mapped[str] = mapped_column(Text)  # the JSON answer, repeated for a repeated client id
     created: Mapped[datetime] = mapped_column(DateTime)
+
+
+class BotLeaseRow(Base):
+    """Which server process plays a game's bots, until when (migration 0008): several
+    processes may hold copies of a game, its bots move in one only (``leases``). A row
+    lives while its process holds the game; it is given back when the process lets the
+    game go or stops, and taken over once expired (its process died)."""
+
+    __tablename__ = "bot_leases"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(32))  # a random name of the holding process
+    expires: Mapped[float] = mapped_column(Float)  # seconds since the epoch, by the database's clock

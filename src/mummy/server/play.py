@@ -12,11 +12,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 import anyio
 
+from mummy.server.botrunner import RETRY
 from mummy.server.db import origin_of
 from mummy.server.errors import ServiceError
 from mummy.server.hub import Hub
@@ -61,6 +62,8 @@ class Play:
         self.service = service
         self.hub = hub
         self.workers = workers
+        #: Hears other processes' commits, from :meth:`start` (PostgreSQL only).
+        self.relay: Relay | None = None
         self._following: dict[str, bool] = {}  # game id -> heard of again while it is followed
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -81,8 +84,13 @@ class Play:
         other games' bots (``GameService.play_bots``), never in the people's worker threads."""
         if result.get("repeated"):
             return
+        await self.hub.broadcast(self.service, game_id)
+        await self.bots(game_id)
+
+    async def bots(self, game_id: str) -> None:
+        """The game's bots make their moves, if any is due and this process holds the game's
+        lease (``botrunner``), in their own threads; then everyone here is told."""
         svc = self.service
-        await self.hub.broadcast(svc, game_id)
         if svc.bots_due(game_id):
             moved = await asyncio.wrap_future(svc.play_bots(game_id))
             if moved:
@@ -102,28 +110,50 @@ class Play:
         """A page of the log after ``version`` (``GameService.log_since``), in a worker thread."""
         return await self.workers.run(self.service.log_since, game_id, version, token)
 
-    # -- other processes' commits (relay.py) -------------------------------------------------
-    def listen(self) -> Relay | None:
-        """On PostgreSQL, hear what other server processes commit (``relay``), from the
-        app's start; on SQLite, which serves one process, nothing (None). Call it on the
-        app's event loop; stop the relay at the app's end."""
+    # -- other processes (relay.py, leases.py) -------------------------------------------------
+    def start(self) -> None:
+        """On PostgreSQL, which several processes may share: hear what the others commit
+        (``relay``), and ask again every ``RETRY`` seconds for the bots' leases held by
+        another process (it may have died). On SQLite, which serves one process, nothing.
+        Called on the app's event loop at its start; :meth:`stop` at its end."""
         svc = self.service
         if svc.engine.dialect.name != "postgresql":
-            return None
+            return
         loop = asyncio.get_running_loop()
 
+        def watched(game_id: str) -> bool:  # told here, or its bots played here
+            return game_id in self.hub.rooms or svc.bots.leases.holds(game_id)
+
         def heard(notice: Notice) -> None:  # in the relay's thread
-            if svc.copies.hear(notice.game_id, notice.version, notice.rematch) and notice.game_id in self.hub.rooms:
+            if svc.copies.hear(notice.game_id, notice.version, notice.rematch) and watched(notice.game_id):
                 loop.call_soon_threadsafe(self.follow, notice.game_id)
 
         def resync() -> None:  # notices were lost: every copy may be behind
             for game_id in svc.copies.doubt():
-                if game_id in self.hub.rooms:
+                if watched(game_id):
                     loop.call_soon_threadsafe(self.follow, game_id)
 
-        relay = Relay(svc.engine, origin_of(svc.engine), heard, resync)
-        relay.start()
-        return relay
+        self.relay = Relay(svc.engine, origin_of(svc.engine), heard, resync)
+        self.relay.start()
+        self._spawn(self._retrying())
+
+    def stop(self) -> None:
+        """Stop hearing other processes, and asking for leases (the app's end)."""
+        if self.relay is not None:
+            self.relay.stop()
+        for task in list(self._tasks):
+            task.cancel()
+
+    async def _retrying(self) -> None:
+        while True:
+            await asyncio.sleep(RETRY)
+            for game_id in self.service.bots.overdue():
+                self._spawn(self.bots(game_id))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def follow(self, game_id: str) -> None:
         """Another process moved a game watched here on: catch its copy up from the log and
@@ -135,9 +165,7 @@ class Play:
             self._following[game_id] = True
             return
         self._following[game_id] = False
-        task = asyncio.get_running_loop().create_task(self._follow(game_id))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._follow(game_id))
 
     async def _follow(self, game_id: str) -> None:
         svc = self.service
@@ -146,6 +174,7 @@ class Play:
                 self._following[game_id] = False
                 if await self.workers.run(svc.copies.follow, game_id):
                     await self.hub.broadcast(svc, game_id)
+                    await self.bots(game_id)  # its move may be the one that makes them due
                 if not self._following[game_id]:
                     return
         except ServiceError:  # the game cannot be read now: its next use reads the log

@@ -7,7 +7,10 @@ The routes in ``app`` never touch the database; the service does, through its mo
 * ``repository``: every SQL statement, rows in and rows out;
 * ``writer``: in which thread and transaction an action is committed;
 * ``boards`` (with ``replays``): daily seeds, leaderboards, replays of finished games;
-* ``cache`` and ``bots``: the bounded cache of games in memory, the bots' own threads.
+* ``copies`` (over ``cache``): this process's copies of the games, a bounded cache kept
+  up with the log that other processes write too;
+* ``botrunner`` (over ``bots`` and ``leases``): when and where bots move: their own
+  threads, in the one process that holds the game's lease.
 
 What this module holds is the flow of play:
 
@@ -17,11 +20,15 @@ What this module holds is the flow of play:
 * An action is checked by the engine, then written to the log and committed, and only
   then the game in memory moves on and anyone is told. If the write fails, the game in
   memory is dropped and rebuilt from the log, which is the truth.
+* The database orders each game's log, never a process's memory: any number of
+  processes may serve the same games (PostgreSQL). An entry's key is its place in the
+  log, so of two processes writing the same place one fails, and its action is checked
+  again on the log as it now is (``copies.Lost``, :meth:`GameService.act`).
 * The games in memory are a bounded cache (``cache``): the least recently used beyond
   ``max_live``, and games idle or finished for a while, are let go and rebuilt from the
   log when next needed.
 * Bots play their seats right after the action that gives them the turn; for the app, in
-  threads of their own, games in turn (``bots``, :meth:`GameService.play_bots`).
+  threads of their own, games in turn (``botrunner``, :meth:`GameService.play_bots`).
 * SQLite commits in the thread that acts. For a move online that is the event loop,
   which commits at its next turn every move made meanwhile (one commit and one disk
   sync for a burst of moves): a local commit costs a fraction of a millisecond, less
@@ -48,7 +55,6 @@ import functools
 import json
 import secrets
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from datetime import timedelta
@@ -61,10 +67,12 @@ from mummy.bots.registry import bot_names
 from mummy.core.errors import RuleError
 from mummy.server import clock
 from mummy.server.boards import Boards
-from mummy.server.bots import BOT_SLICE, BOT_THREADS, BotPool
+from mummy.server.botrunner import BOT_ID, BotRunner
+from mummy.server.bots import BOT_THREADS
 from mummy.server.cache import IDLE_AFTER, MAX_LIVE, OVER_AFTER, SWEEP_EVERY, LiveCache
 from mummy.server.copies import Copies, Lost
 from mummy.server.errors import ServiceError, known_kind
+from mummy.server.leases import TERM, Leases, Sole, process_name
 from mummy.server.live import LiveGame, Staged, hash_token
 from mummy.server.repository import Repository
 from mummy.server.seating import held, new_rows, rematch_token
@@ -78,17 +86,20 @@ MAX_NAME = 40
 LOG_PAGE = 200
 #: Tries of an action whose place in the log another process takes each time (``act``).
 RETRIES: Final = 5
-BOT_ID: Final = "bot:"  # the prefix of the client ids of bots' actions
 #: How long "my games" lists a game in which nobody has moved (invitations wait that long).
 NO_MOVE_LISTED: Final = timedelta(days=7)
 
 
 class GameService:
-    """Games online: created, loaded, played by people and bots, viewed, and read back."""
+    """Games online: created, loaded, played by people and bots, viewed, and read back.
+
+    ``owner`` names the process as the holder of bots' leases (``leases``): by default
+    this process's name, shared by its services; tests that stand two services for two
+    processes give each its own, and a short ``lease_term``."""
 
     def __init__(self, engine: Engine, *, max_live: int = MAX_LIVE, idle_after: float = IDLE_AFTER,
                  over_after: float = OVER_AFTER, sweep_every: float = SWEEP_EVERY,
-                 bot_threads: int = BOT_THREADS) -> None:
+                 bot_threads: int = BOT_THREADS, lease_term: float = TERM, owner: str | None = None) -> None:
         self.engine = engine
         self.repo = Repository(engine)
         # The games in memory, bounded and swept of idle and finished games (cache.py):
@@ -96,8 +107,6 @@ class GameService:
         # let go is rebuilt from the log when next needed.
         self._cache: LiveCache[LiveGame] = LiveCache(max_live, idle_after, over_after, sweep_every)
         self._live = self._cache.games  # read here; changed by the cache only, under its lock
-        # Bots move in threads of their own, one move at a time, games in turn (bots.py).
-        self._bots = BotPool(self._bot_step, bot_threads)
         #: Whether a person's action leaves the bots' replies to :meth:`play_bots` (the app,
         #: see :meth:`attach`) instead of making them in the caller's thread.
         self.bots_later = False
@@ -110,17 +119,25 @@ class GameService:
         #: sets this to False to use the thread on SQLite too).
         self.inline = engine.dialect.name == "sqlite"
         #: This process's copies of the games, kept up with what other processes commit (copies.py).
-        self.copies = Copies(self.repo, self._cache, self._bots_after_load)
+        self.copies = Copies(self.repo, self._cache, lambda live: self.bots.run(live))
+        # Bots move in threads of their own, games in turn (bots.py), and on a database that
+        # other processes share, only in the process that holds the game's lease (leases.py).
+        shared = engine.dialect.name == "postgresql"
+        leases = Leases(engine, owner or process_name(), lambda game_id: game_id in self._live, self.repo.writes,
+                        lease_term) if shared else Sole()
+        #: The bots of this process's games (botrunner.py).
+        self.bots = BotRunner(self.copies, leases, self._apply, bot_threads, shared)
         self._boards = Boards(self.repo, self.copies.current)
         self._rematch_key: bytes | None = None  # the key of rematches' seat tokens (_rematch_token)
 
     # -- serving an app ---------------------------------------------------------------------
     def close(self) -> None:
         """Give back the connection kept for commits on the event loop, drop the bots' queue
-        (bots with moves due go on when their game is next loaded), and serve no app any
-        more (see :meth:`attach`). At the app's shutdown; the service can serve again."""
+        (bots with moves due go on when their game is next loaded) and give back their
+        leases (another process takes over at once), and serve no app any more (see
+        :meth:`attach`). At the app's shutdown; the service can serve again."""
         self._writer.close()
-        self._bots.close()
+        self.bots.close()
         self._cache.watched = lambda _game_id: False
         self.bots_later = False
 
@@ -302,7 +319,7 @@ class GameService:
                     # The person's action stands even if a bot's move cannot be written now: the
                     # bots go on when the game is next loaded.
                     with contextlib.suppress(ServiceError):
-                        self._run_bots(live)
+                        self.bots.run(live)
                 return result
         raise Lost()
 
@@ -441,52 +458,16 @@ class GameService:
             return Lost()
         return ServiceError(503, "unavailable", "the database did not take the action; retry")
 
-    # -- bots -------------------------------------------------------------------------------
+    # -- bots (botrunner.py) ----------------------------------------------------------------
     def bots_due(self, game_id: str) -> bool:
         """Whether a bot of this game has a move to make (a hint read without the lock)."""
-        live = self._live.get(game_id)
-        return live is not None and bool(live.agents) and live.bot_seat() is not None
+        return self.bots.due(game_id)
 
     def play_bots(self, game_id: str) -> Future[int]:
         """Let the game's bots make their moves, in the bots' own threads, one move at a time
-        in turn with other games' bots (bots.py): the future settles with the moves made once none is due."""
-        return self._bots.play(game_id)
-
-    def _bot_step(self, game_id: str) -> tuple[int, bool]:
-        """The game's turn in the bots' threads: bot moves for up to ``BOT_SLICE`` seconds
-        (one at least), so that a quick bot's few moves take one turn, not one turn each
-        behind every other game. (moves made, whether more are due). A game that had to
-        be loaded counts as moved: its bots went on in the load."""
-        loaded = game_id in self._live
-        moved = 0
-        try:
-            with self.copies.current(game_id) as live:
-                until = time.monotonic() + BOT_SLICE
-                while (seat := live.bot_seat()) is not None:
-                    if moved and time.monotonic() >= until:
-                        return moved, True
-                    self._bot_move(live, seat)
-                    moved += 1
-                return (moved if moved or loaded else 1), False
-        except Lost:  # another process wrote first: the next turn goes on from the log
-            return moved, True
-        except ServiceError:  # no such game, or a move not written: the bots go on at the next load
-            return moved, False
-
-    def _bots_after_load(self, live: LiveGame) -> None:
-        """A copy freshly rebuilt from the log: its bots' moves cut short (a crash, a failed
-        write) are made now (the caller holds its lock)."""
-        self._run_bots(live)
-
-    def _run_bots(self, live: LiveGame) -> None:
-        """Let bots play while it is a bot's turn (or a bot has dice to use)."""
-        while (seat := live.bot_seat()) is not None:
-            self._bot_move(live, seat)
-
-    def _bot_move(self, live: LiveGame, seat: int) -> dict[str, Any]:
-        """The bot thinks and its move is applied and written (the caller holds the lock)."""
-        text = live.kind.text(live.game, seat, live.agents[seat].act(live.game, seat))
-        return self._apply(live, seat, text, f"{BOT_ID}{live.version + 1}")
+        in turn with other games' bots (bots.py), if this process holds the game's lease:
+        the future settles with the moves made once none is due (or the lease is elsewhere)."""
+        return self.bots.play(game_id)
 
     # -- reading ----------------------------------------------------------------------------
     def view(self, game_id: str, token: str | None = None) -> dict[str, Any]:
