@@ -163,11 +163,12 @@ def _keep(dice: str, reroll: str) -> str:
     return "".join(rest) or "nothing"
 
 
-_UNREADABLE = object()
+UNREADABLE = object()
 
 
-def _read_json(command: str, path: str) -> object:
-    """A JSON file's content, or _UNREADABLE after saying why on stderr."""
+def read_json(command: str, path: str) -> object:
+    """A JSON file's content, or UNREADABLE after saying why on stderr (shared by the
+    commands that read a record: replay, verify, and cli_review's par and review)."""
     try:
         with open(path, encoding="utf-8") as fh:
             return json.load(fh)
@@ -177,13 +178,13 @@ def _read_json(command: str, path: str) -> object:
         print(f"mummy {command}: {path} is not UTF-8 text", file=sys.stderr)
     except json.JSONDecodeError as exc:
         print(f"mummy {command}: {path} is not JSON: line {exc.lineno}: {exc.msg}", file=sys.stderr)
-    return _UNREADABLE
+    return UNREADABLE
 
 
 def _replay(args: argparse.Namespace) -> int:
     """Replay a record of either game (told apart by its format) and say whether it holds."""
-    obj = _read_json("replay", args.file)
-    if obj is _UNREADABLE:
+    obj = read_json("replay", args.file)
+    if obj is UNREADABLE:
         return 2
     from mummy.games import KINDS, kind_of_record
     from mummy.terminal.kinds import TERMINALS
@@ -373,8 +374,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    obj = _read_json("verify", args.file)
-    if obj is _UNREADABLE:
+    obj = read_json("verify", args.file)
+    if obj is UNREADABLE:
         return 2
     if not isinstance(obj, dict):
         print("INVALID: not a game record (a JSON object)")

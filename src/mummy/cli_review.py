@@ -38,16 +38,10 @@ def add_parser(sub: Any) -> None:
 
 def read_record(command: str, path: str) -> Any:
     """The record's JSON, or None after saying on stderr why it cannot be read."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except OSError as exc:
-        print(f"mummy {command}: cannot read {path}: {exc.strerror}", file=sys.stderr)
-    except UnicodeDecodeError:
-        print(f"mummy {command}: {path} is not UTF-8 text", file=sys.stderr)
-    except json.JSONDecodeError as exc:
-        print(f"mummy {command}: {path} is not JSON: line {exc.lineno}: {exc.msg}", file=sys.stderr)
-    return None
+    from mummy.cli import UNREADABLE, read_json
+
+    obj = read_json(command, path)
+    return None if obj is UNREADABLE else obj
 
 
 class Bar:

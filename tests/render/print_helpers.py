@@ -4,19 +4,15 @@ Chromium draws it (for the test that compares the drawing itself with the map)."
 from __future__ import annotations
 
 import io
-import os
 import re
-import shutil
 import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
 
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, need_browser
+
 SVG_NS = "{http://www.w3.org/2000/svg}"
-CHROMIUM = os.environ.get("MUMMY_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-default-apps", "--disable-extensions"]
 
 
 def parse_svg(text: str) -> ET.Element:
@@ -68,16 +64,9 @@ def sheet_transform(root: ET.Element) -> tuple[float, float, float]:
 def screenshot_svg(svg: str, scale: float) -> bytes:
     """The SVG drawn by Chromium at ``scale`` device pixels per CSS pixel, as PNG bytes;
     skipped without a browser unless MUMMY_REQUIRE_BROWSER=1."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if os.environ.get("MUMMY_REQUIRE_BROWSER") == "1":
-            pytest.fail("playwright is not installed")
-        pytest.skip("playwright is not installed")
-    if not CHROMIUM:
-        if os.environ.get("MUMMY_REQUIRE_BROWSER") == "1":
-            pytest.fail("Chromium is not installed")
-        pytest.skip("Chromium is not installed")
+    need_browser()
+    from playwright.sync_api import sync_playwright
+
     body = svg.split("?>", 1)[1]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -33,7 +33,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-default-apps", "--disable-extensions"]
 
 
-def _need_browser() -> None:
+def need_browser() -> None:
+    """Skip without Playwright or Chromium, or fail when the run requires a browser."""
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
@@ -97,7 +98,7 @@ CHROMIUM_NOW = _Chromium()
 @pytest.fixture
 def browser() -> Any:
     """The shared Chromium (launched if no browser test ran just before)."""
-    _need_browser()
+    need_browser()
     return CHROMIUM_NOW.get()
 
 
