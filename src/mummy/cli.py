@@ -105,8 +105,8 @@ def _sim_parser(sub: Any) -> None:
                      help="run on a Ray cluster (ray://HOST:10001, HOST:6379, or 'local')")
     sim.add_argument("--out", metavar="FILE", default=None, help="the results: FILE.parquet or FILE.csv a table "
                      "(one row per seat of each game), any other name one JSON line per game")
-    sim.add_argument("--map", default="map1", type=map_argument, help="Tomb map (a packaged map or a "
-                     "generated map's id)")
+    sim.add_argument("--map", default="map1", type=map_argument, help="Tomb map (a packaged map, a "
+                     "generated map's id, or a map file)")
     sim.add_argument("--mode", default="standard", choices=list(MODES), help="Tomb mode")
     sim.add_argument("--sites", default="", help="Treasure sites, comma-separated, one per seat (the bots "
                      "rotate through the seats; the sites stay with the seats)")

@@ -26,7 +26,7 @@ FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
 @pytest.fixture
 def pair(service: GameService, db_url: str) -> Iterator[tuple[GameService, GameService]]:
     """Two "processes" on the test's database: two services, each on an engine of its own."""
-    services = (GameService(make_engine(db_url)), GameService(make_engine(db_url)))
+    services = (GameService(make_engine(db_url), owner="one"), GameService(make_engine(db_url), owner="two"))
     yield services
     for svc in services:
         svc.close()

@@ -22,13 +22,15 @@ from tests.server.conftest import TEST_LIMITS, listening, running
 from tests.server.players import Seat, get, play_to_the_end, post
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
+LEASE = 1.5  # seconds a bots' lease lasts unrenewed, in these tests
 
 
 @pytest.fixture
 def servers(service: GameService, db_url: str) -> Iterator[tuple[str, str, list[FastAPI]]]:
     if service.engine.dialect.name != "postgresql":
         pytest.skip("several processes need PostgreSQL")
-    apps = [create_app(service=GameService(make_engine(db_url)), limits=TEST_LIMITS) for _ in range(2)]
+    apps = [create_app(service=GameService(make_engine(db_url), owner=name, lease_term=LEASE), limits=TEST_LIMITS)
+            for name in ("one", "two")]
     for app in apps:  # the tests play faster than people
         app.state.hub.limits = SocketLimits(rate=100_000)
     with running(apps[0], listening()) as one, running(apps[1], listening()) as two:

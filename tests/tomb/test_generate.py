@@ -84,3 +84,24 @@ def test_a_generated_map_is_taken_by_the_commands(tmp_path: Path, capsys: pytest
     with pytest.raises(SystemExit):
         main(["sim", "tomb", "--games", "1", "--map", "gen-nightmare-1-0"])
     assert "gen-nightmare-1-0" in capsys.readouterr().err
+
+
+def test_a_map_file_of_ones_own_is_played_by_the_terminal_and_the_simulator(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--map FILE: checked (T10) and played under its custom id, in the simulator's worker
+    processes too."""
+    from mummy.cli import main
+    from mummy.tomb.content import custom_map_id
+
+    mine = tmp_path / "mine.txt"
+    mine.write_text(map_text("hard", 4, 1).replace("name: gen-hard-4-1", "name: mine"), encoding="utf-8")
+    out = tmp_path / "sim.jsonl"
+    assert main(["sim", "tomb", "--bots", "greedy", "--games", "2", "--jobs", "2", "--map", str(mine), "--quiet",
+                 "--out", str(out)]) == 0
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert {line["map"] for line in lines} == {custom_map_id(mine.read_text(encoding="utf-8"))}
+    bad = tmp_path / "bad.txt"
+    bad.write_text(mine.read_text(encoding="utf-8").replace("room: L4 N", "room: L4 S"), encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["play", "tomb", "--map", str(bad)])
+    assert "bad.txt" in capsys.readouterr().err

@@ -6,17 +6,19 @@ and never asks which one it is.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any, Final, Protocol
 
 from mummy.bots.registry import bot_names, bot_seed, make_agent
+from mummy.core.errors import ContentError
 from mummy.core.rng import new_seed
 from mummy.games import KINDS
 from mummy.render.tomb_text import render_sheet
 from mummy.render.treasure_text import render_game, result_text
 from mummy.terminal.tomb_play import run as run_tomb
 from mummy.terminal.treasure_play import run as run_treasure
-from mummy.tomb.content import is_map, map_ids
+from mummy.tomb.content import is_map, map_ids, register_map_text
 from mummy.tomb.game import PlayerSetup, TombGame
 from mummy.tomb.scoring import score
 from mummy.tomb.sheet import MODES
@@ -25,11 +27,22 @@ from mummy.treasure.game import MAX_PLAYERS, Seat, TreasureGame, deal_sites, ran
 
 
 def map_argument(text: str) -> str:
-    """A ``--map`` option's value: a packaged map or a generated one's id (T10)."""
-    if not is_map(text):
-        raise argparse.ArgumentTypeError(f"unknown map {text!r}; maps: {', '.join(map_ids())} or a generated "
-                                         "map's id (gen-DIFFICULTY-SEED-ATTEMPT, from `mummy maps generate`)")
-    return text
+    """A ``--map`` option's value: a packaged map, a generated one's id, or a map file of
+    one's own (checked, T10, and played under its custom id: a designer tries a map at
+    once, and the record names the map by the hash of its text)."""
+    if is_map(text):
+        return text
+    if os.path.isfile(text):
+        try:
+            with open(text, encoding="utf-8") as f:
+                return register_map_text(f.read())
+        except OSError as exc:
+            raise argparse.ArgumentTypeError(f"cannot read {text}: {exc.strerror}") from None
+        except ContentError as exc:
+            raise argparse.ArgumentTypeError(f"{text}: {exc}") from None
+    raise argparse.ArgumentTypeError(f"unknown map {text!r}; maps: {', '.join(map_ids())}, a generated "
+                                     "map's id (gen-DIFFICULTY-SEED-ATTEMPT, from `mummy maps generate`) "
+                                     "or a map file")
 
 
 class TerminalKind(Protocol):
@@ -73,7 +86,7 @@ class TombTerminal:
     def add_parser(self, sub: Any, seed: Any, positive: Any) -> argparse.ArgumentParser:
         tomb: argparse.ArgumentParser = sub.add_parser("tomb", help="The Mummy's Tomb (roll-and-write)")
         tomb.add_argument("--map", default="map1", type=map_argument,
-                          help="the map: map1 (default), map2, or a generated map's id")
+                          help="the map: map1 (default) to map5, a generated map's id, or a map file")
         tomb.add_argument("--seed", type=seed, default=None, help="seed for the dice (default: random)")
         tomb.add_argument("--players", type=positive, default=1, help="number of hot-seat players")
         tomb.add_argument("--mode", default="standard", choices=list(MODES), help="T8.2 starting bonus")
