@@ -45,3 +45,12 @@ def test_strong_fills_a_solo_site_faster_than_greedy_on_average() -> None:
         return sum(g.state.turns[0] for g in results) / len(results)
 
     assert turns("strong") < turns("greedy")
+
+
+def test_the_exact_bot_is_seated_by_name_and_plays_a_race_to_the_end() -> None:
+    """`exact` (the review's values, docs/analysis.md) is a bot like the others: by name in
+    the simulator, the terminal and the server; R4 ends its game."""
+    bots = [make_agent("treasure", "exact", 1), make_agent("treasure", "greedy", 2)]
+    assert bots[0].name == "exact"
+    game = play(bots, seed=6)
+    assert game.is_over

@@ -92,9 +92,22 @@ def play_to_the_end(seats: list[Seat], limit: int = 3000) -> int:
             seat.wait_version(version)
         if seats[0].state["over"]:
             return version
-        mover = next(seat for seat in seats if seat.state.get("legal"))
+        mover = your_turn(seats)
         answer = mover.act(f"m{n}", mover.state["legal"][-1])
         assert answer["type"] == "result", answer
         for seat in seats:
             seat.wait_version(answer["result"]["version"])
     raise AssertionError("the game did not end")
+
+
+def your_turn(seats: list[Seat], timeout: float = WAIT) -> Seat:
+    """The first seat with a legal action, once one has (bots may be moving meanwhile)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for seat in seats:
+            if seat.state.get("legal"):
+                return seat
+        for seat in seats:
+            with contextlib.suppress(TimeoutError):
+                seat.read(0.02)
+    raise AssertionError("nobody's turn came")

@@ -36,15 +36,27 @@ def pair(service: GameService, db_url: str) -> Iterator[tuple[GameService, GameS
         svc.engine.dispose()
 
 
-def bot_due(svc: GameService) -> tuple[str, str]:
-    """A Treasure game of Ann and a greedy bot, Ann's turn played: the bot's turn is due,
-    and nobody holds its lease yet. (id, Ann's token)."""
+def bot_due(svc: GameService, *others: GameService) -> tuple[str, str]:
+    """A Treasure game of Ann and a greedy bot, in memory in ``others`` too (loaded while
+    no bot is due: a load plays the bots due), Ann's turn played through ``svc``: the bot's
+    turn is due, and nobody holds its lease yet. (id, Ann's token)."""
     created = svc.create("treasure", [{"name": "Ann"}, {"name": "Sphinx", "bot": "greedy"}], {"first": 0}, seed=5)
     game_id, token = created["id"], created["seats"][0]["token"]
+    for other in others:
+        other.view(game_id)
     while not svc.bots_due(game_id):
         view = svc.view(game_id, token)
         svc.act(game_id, token, f"a{view['version']}", view["version"], view["legal"][-1])
     return game_id, token
+
+
+def play_turn(svc: GameService, game_id: str, token: str) -> None:
+    """Ann's turn through ``svc``, after the bot's moves made elsewhere (their notice, which
+    the relay gives the app, is given here by hand), until the bot is due again."""
+    svc.copies.hear(game_id, logged(svc, game_id))
+    while not svc.bots_due(game_id):
+        view = svc.view(game_id, token)
+        svc.act(game_id, token, f"t{view['version']}", view["version"], view["legal"][-1])
 
 
 def bot_entries(svc: GameService, game_id: str) -> int:
@@ -63,23 +75,19 @@ def test_bots_move_only_in_the_process_that_holds_the_lease(pair: tuple[GameServ
     game_id, _ann = bot_due(one)
     assert one.play_bots(game_id).result(10) > 0  # one takes the lease, and its bot plays
     assert owner(one, game_id) == "one"
-    _, ann = game_id, _ann
     # Ann plays her next turn through two: the bot is due there too, but not two's to play.
-    while not two.bots_due(game_id):
-        view = two.view(game_id, ann)
-        two.act(game_id, ann, f"b{view['version']}", view["version"], view["legal"][-1])
+    play_turn(two, game_id, _ann)
     before = bot_entries(one, game_id)
     assert two.play_bots(game_id).result(10) == 0 and bot_entries(one, game_id) == before
     assert game_id in two.bots.waiting  # it asks again later (the holder may die)
-    # The holder plays them, once it catches up with the log (its relay's notice, in the app).
+    # The holder plays them, caught up with the log first.
     assert one.play_bots(game_id).result(10) > 0 and bot_entries(one, game_id) > before
 
 
 def test_two_processes_asked_at_once_play_the_bots_once(pair: tuple[GameService, GameService]) -> None:
     one, two = pair
     for _ in range(3):
-        game_id, _ann = bot_due(one)
-        two.view(game_id)  # a copy in both, the bot due in both
+        game_id, _ann = bot_due(one, two)  # a copy in both, the bot due in both
         start = logged(one, game_id)
         moved: list[Future[int]] = []
         barrier = threading.Barrier(2)
@@ -116,9 +124,7 @@ def test_the_bots_of_a_process_that_died_go_on_in_another_once_its_lease_expires
     game_id, ann = bot_due(one)
     assert one.play_bots(game_id).result(10) > 0
     one.bots.leases.abandon()  # one dies: it renews nothing, gives nothing back
-    while not two.bots_due(game_id):
-        view = two.view(game_id, ann)
-        two.act(game_id, ann, f"b{view['version']}", view["version"], view["legal"][-1])
+    play_turn(two, game_id, ann)
     assert two.play_bots(game_id).result(10) == 0  # not yet: the lease has not expired
     deadline = time.monotonic() + TERM * 3
     while not two.bots.overdue() and time.monotonic() < deadline:

@@ -17,6 +17,7 @@ from fastapi import FastAPI
 from mummy.server.app import create_app
 from mummy.server.db import make_engine
 from mummy.server.hub import SocketLimits
+from mummy.server.models import BotLeaseRow
 from mummy.server.service import GameService
 from tests.server.conftest import TEST_LIMITS, listening, running
 from tests.server.players import Seat, get, play_to_the_end, post
@@ -122,3 +123,50 @@ def test_the_relay_listens_again_after_its_connection_breaks(
     finally:
         ann.close()
         bob.close()
+
+
+def _against_a_bot(address: str) -> tuple[str, str]:
+    """A Treasure game of Ann and a greedy bot that moves first: its first turn is played
+    as the game is created, in the process that creates it, which takes the bots' lease."""
+    created = post(f"http://{address}/api/games", {"game": "treasure", "seed": 5, "first": 1,
+                                                   "seats": [{"name": "Ann"}, {"name": "Sphinx", "bot": "greedy"}]})
+    return created["id"], created["seats"][0]["token"]
+
+
+def _lease_owner(service: GameService, game_id: str) -> str | None:
+    with service.engine.connect() as conn:
+        return conn.execute(sa.select(BotLeaseRow.owner).where(BotLeaseRow.game_id == game_id)).scalar()
+
+
+def test_a_bot_plays_in_the_process_that_holds_its_lease_for_a_player_on_the_other(
+        servers: tuple[str, str, list[FastAPI]], service: GameService) -> None:
+    one, two, _ = servers
+    game_id, token = _against_a_bot(one)
+    assert _lease_owner(service, game_id) == "one"
+    ann = Seat(two, game_id, token)
+    try:
+        final = play_to_the_end([ann])  # each of Ann's moves through two; the bot answers from one
+        assert ann.state["over"] and ann.versions[-1] == final
+        assert _lease_owner(service, game_id) == "one"  # never taken over while one lives
+    finally:
+        ann.close()
+
+
+def test_the_bots_of_a_process_that_died_go_on_in_the_other(
+        servers: tuple[str, str, list[FastAPI]], service: GameService) -> None:
+    one, two, apps = servers
+    game_id, token = _against_a_bot(one)
+    ann = Seat(two, game_id, token)
+    try:
+        apps[0].state.relay.stop()  # one dies: it hears nothing more, and renews no lease
+        apps[0].state.service.bots.leases.abandon()
+        while ann.state.get("legal"):  # Ann's turn, through two, until the bot's is due
+            assert ann.act(f"a{ann.state['version']}", ann.state["legal"][-1])["type"] == "result"
+        started = time.monotonic()
+        while not ann.state["over"] and not ann.state.get("legal"):  # the bot's turn, played by two
+            ann.read()
+        assert time.monotonic() - started >= LEASE / 2  # not before one's lease expired
+        assert _lease_owner(service, game_id) == "two"
+        play_to_the_end([ann])
+    finally:
+        ann.close()

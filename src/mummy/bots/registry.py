@@ -23,11 +23,20 @@ def _mcts(seed: int) -> Any:
     return MctsAgent(seed)
 
 
+def _exact(seed: int) -> Any:
+    """The exact Treasure bot (:mod:`mummy.analysis.treasure`): it plays the review's
+    values, the fewest expected turns to fill its site. Imported on first use, since the
+    analysis package builds on this registry."""
+    from mummy.analysis.treasure import ValueTreasureAgent
+
+    return ValueTreasureAgent(seed)
+
+
 AGENTS: Final[dict[str, dict[str, Any]]] = {
     "tomb": {"random": RandomTombAgent, "greedy": GreedyTombAgent, "strong": StrongTombAgent, "expert": ExpertTombAgent,
              "mcts": _mcts},
     "treasure": {"random": RandomTreasureAgent, "greedy": GreedyTreasureAgent, "strong": StrongTreasureAgent,
-                 "mcts": _mcts},
+                 "exact": _exact, "mcts": _mcts},
 }
 assert set(AGENTS) == set(KINDS), "every game kind has its bots"
 
@@ -44,7 +53,8 @@ def bot_names(game: str) -> list[str]:
 
 
 def make_agent(game: str, name: str, seed: int = 0) -> Any:
-    """A seeded bot for ``game`` ("tomb" or "treasure") by name (random, greedy, strong, mcts; expert for tomb)."""
+    """A seeded bot for ``game`` ("tomb" or "treasure") by name (random, greedy, strong, mcts; expert
+    for tomb, exact for treasure)."""
     if game not in AGENTS:
         raise ValueError(f"unknown game {game!r}; games: {', '.join(AGENTS)}")
     if name not in AGENTS[game]:

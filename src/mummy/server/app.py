@@ -28,7 +28,7 @@ from mummy.server.hub import MAX_RATE as MAX_RATE
 from mummy.server.hub import Hub
 from mummy.server.limits import Guard, Limits, Shunned
 from mummy.server.play import Play, Workers
-from mummy.server.routes import boards, companion, games, maps, pages, printing
+from mummy.server.routes import analysis, boards, companion, games, maps, pages, printing
 from mummy.server.service import GameService
 
 DEFAULT_DB = "sqlite:///mummy.db"
@@ -94,4 +94,5 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
     for router in (pages.router, games.router, boards.router, companion.router, printing.router, maps.router,
                    sockets.router):
         app.include_router(router)
+    analysis.install(app)  # coaching: par, reviews, hints (routes/analysis.py)
     return app

@@ -145,6 +145,8 @@ LIMITED: Final = (
     ("GET", re.compile(r"/api/games/[^/]+/preview/?"), "previews"),
     ("POST", re.compile(r"/api/maps/?"), "games"),  # a custom map is kept like a game's set-up
     ("POST", re.compile(r"/api/maps/check/?"), "previews"),  # the editor checks as a player previews
+    # Coaching's analysis (routes/analysis.py): each can be a bot's whole game of CPU, counted as a new game.
+    ("POST", re.compile(r"/api/games/[^/]+/(review|hint|par)/?"), "games"),
     ("GET", re.compile(r"/api/content/tomb/maps/[^/]+/?"), "previews"),  # a generated map is drawn on demand
 )
 #: The requests whose route decides whether they count (:class:`Charge`): a daily

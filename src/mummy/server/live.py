@@ -37,6 +37,7 @@ from mummy.games import EVERYONE, KINDS, GameKind
 from mummy.render.narrate import LOG_TAIL, NARRATORS, Line, log_entry
 from mummy.server import clock
 from mummy.server.errors import ServiceError
+from mummy.server.marks import hinted, par_of
 from mummy.server.models import ActionRow, GameRow, SeatRow
 from mummy.server.wire import encode
 
@@ -292,7 +293,9 @@ class LiveGame:
         Treasure by the fewest turns to fill a site (R4.3). ``ranking`` is the order of
         both, lower first, so one index per shape of query serves both games."""
         solo = len(self.seats) == 1
-        ranked = solo and self.seats[0].bot is None and not self.config.get("seed_chosen")
+        # A game with hints (coaching: a practice game) never ranks, as a chosen seed does not.
+        ranked = solo and self.seats[0].bot is None and not self.config.get("seed_chosen") \
+            and not hinted(self.config)
         if not solo:
             return {"b_ranked": False, "b_place": None, "b_score": None, "b_turns": None, "b_ranking": None}
         place, score, turns, ranking = self.kind.standing(self.config, final)
@@ -334,6 +337,9 @@ class LiveGame:
             out["can_undo"] = self.kind.can_undo(self.game, seat)
         if over:
             out["result"] = self.kind.result(self.game)
+            par = par_of(self.row.result)
+            if par is not None:  # the strongest bot on the same dice, once worked out (coaching.py)
+                out["par"] = par
             if self.revealable:
                 out["reveal"] = {"seed": self.row.seed, "nonce": self.row.nonce}
         if self.row.daily:

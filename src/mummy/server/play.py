@@ -66,6 +66,8 @@ class Play:
         self.relay: Relay | None = None
         self._following: dict[str, bool] = {}  # game id -> heard of again while it is followed
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Called with a game's id once the move that ended it has been told (coaching's par).
+        self.ended: list[Callable[[str], None]] = []
 
     async def act(self, game_id: str, token: str | None, client_id: Any, version: int,
                   action: Any) -> dict[str, Any]:
@@ -85,6 +87,9 @@ class Play:
         if result.get("repeated"):
             return
         await self.hub.broadcast(self.service, game_id)
+        if result.get("over"):
+            for hook in self.ended:
+                hook(game_id)
         await self.bots(game_id)
 
     async def bots(self, game_id: str) -> None:

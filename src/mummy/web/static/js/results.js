@@ -13,6 +13,7 @@
 import { api, content, errorText, seats } from "./api.js";
 import { h, loadStylesheet, svg } from "./dom.js";
 import { count, titleOf } from "./games.js";
+import { PAR_MEANING, followPar, hasPar, parLine, pendingText } from "./par.js";
 
 const ORDINAL = ["", "1st", "2nd", "3rd"];
 const ordinal = (n) => ORDINAL[n] || `${n}th`;
@@ -125,6 +126,8 @@ function banner(view, kind, words) {
     const [headline, meaning, success] = kind.solo(view, words);
     return h("div", { class: `results-banner solo${success ? "" : " unfinished"}` },
       h("p", { class: "headline" }, success ? trophy() : null, h("span", { id: "results-headline" }, headline)),
+      hasPar(view) ? parParagraph(view) : null,
+      hintsMark(view),
       h("p", { class: "meaning" }, meaning));
   }
   const mine = view.you === null || view.you === undefined ? null
@@ -182,6 +185,7 @@ async function personalBest(view, kind, words) {
 }
 
 async function boardRank(view, kind, words) {
+  if (view.config.hints) return "Not on the leaderboard: hints were taken, so this was a practice game.";
   if (view.config.seed_chosen) return "Not on the leaderboard: this game's seed was chosen, so its dice were known.";
   const why = kind.unranked(view);
   if (why) return `Not on the leaderboard: ${why}.`;
@@ -204,6 +208,48 @@ function soloPanel(view, kind, words) {
   fill(best, personalBest(view, kind, words));
   fill(rank, boardRank(view, kind, words));
   return h("section", { class: "results-solo" }, h("h3", {}, "How it compares"), best, rank);
+}
+
+// -- par: the strongest bot on the same dice (js/par.js) ------------------------------------
+// The line under a solo game's headline: "143, par 161 on these dice: ...", or "Par: being
+// computed…" until the server has it (it comes in a later view, or from asking).
+function parParagraph(view) {
+  const line = h("p", { class: "par-line", id: "results-par", title: PAR_MEANING });
+  showPar(line, view.par ? { status: "done", par: view.par } : { status: "queued" });
+  return line;
+}
+
+function showPar(line, status) {
+  line.dataset.status = status.status;
+  if (status.status === "done") {
+    line.textContent = parLine(status.par);
+    line.dataset.par = String(status.par.par);
+    line.dataset.result = String(status.par.result);
+  } else {
+    line.textContent = pendingText(status);
+  }
+}
+
+// While par is being computed: its progress, asked now and then, and the view that
+// brings it (the server sends the game's pages the view again once it is stored).
+function followParOf(view, live) {
+  if (!hasPar(view) || view.par) return;
+  const line = () => document.getElementById("results-par");
+  const known = () => { const l = line(); return !l || l.dataset.status === "done"; };
+  followPar(view.id, (status) => { const l = line(); if (l) showPar(l, status); }, known);
+  if (!live) return;
+  live.addEventListener("view", (e) => {
+    const l = line();
+    if (l && e.detail.par && l.dataset.status !== "done") showPar(l, { status: "done", par: e.detail.par });
+  });
+}
+
+// A game in which hints were taken says so (a practice game: never on the boards).
+function hintsMark(view) {
+  const n = view.config.hints;
+  if (!n) return null;
+  return h("p", { class: "hints-mark", id: "results-hints" },
+    h("span", { class: "badge hints" }, `💡 ${n} ${n === 1 ? "hint" : "hints"} taken`), " A practice game: not on the best scores.");
 }
 
 // -- the rematch -----------------------------------------------------------------------------
@@ -297,6 +343,7 @@ export async function showResults(view, live) {
     view.seats.length === 1 && view.you === 0 ? soloPanel(view, kind, words) : "", ...buttons(view, live, close));
   document.body.append(screen, reopen);
   followRematch(live);
+  followParOf(view, live);
   title.focus();
   return screen;
 }

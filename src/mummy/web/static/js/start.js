@@ -3,6 +3,7 @@
 import { api, content, errorText, seats } from "./api.js";
 import { $, h } from "./dom.js";
 import { titleOf } from "./games.js";
+import { parLine, signed } from "./par.js";
 
 const SITES = ["oasis", "valley", "temple", "pyramid"];
 const BOTS = ["random", "greedy", "strong"];
@@ -303,8 +304,23 @@ function gameItem(g, held) {
     h("span", { class: g.over ? "badge done" : ended ? "badge" : "badge turn" },
       g.over ? "✔ over" : ended ? "■ its day is over" : "▶ in progress"),
     h("span", { class: "muted" }, g.version ? `move ${g.version}` : "no move yet"),
+    ...coachingMarks(g),
     h("span", { class: "muted game-id" }, g.id)),
   h("div", { class: "row game-links" }, links));
+}
+
+// A finished solo game's par against its result ("par 161: −18") and a practice game's
+// hints, as the server keeps them with the game's result (js/par.js).
+function coachingMarks(g) {
+  const out = [];
+  const par = g.over && g.result ? g.result.par : null;
+  if (par && par.par !== null && par.par !== undefined) {
+    out.push(h("span", { class: "par-mark", "data-par": String(par.par), "data-result": String(par.result), title: parLine(par) },
+      `par ${par.par}: ${signed(par.result)}`));
+  }
+  const hints = (g.result && g.result.hints) || 0;
+  if (hints) out.push(h("span", { class: "badge hints", title: "Hints were taken: a practice game, not on the best scores" }, `💡 ${hints} ${hints === 1 ? "hint" : "hints"}`));
+  return out;
 }
 
 // Remove: this browser forgets its seat (the game stays on the server, and on the boards).
@@ -381,12 +397,53 @@ const VALUES = {
   treasure: { valueHeading: "Turns", value: (r) => r.turns },
 };
 
+// A day's board ranks by score, or (the toggle above it) by the result against par: the
+// strongest bot's result on the same dice, the same for everybody that day (js/par.js).
+const dailyRank = { tomb: "score", treasure: "score" };
+
+function rankToggle(game) {
+  const box = $(`daily-${game}-board`);
+  if (document.getElementById(`daily-${game}-rank`)) return;
+  const choice = (value, label) => h("button", { type: "button", class: "rank-choice", "data-rank": value,
+    "aria-pressed": dailyRank[game] === value ? "true" : "false",
+    onclick: () => { dailyRank[game] = value; syncToggle(game); loadDaily(game); } }, label);
+  box.before(h("div", { class: "row rank-toggle", id: `daily-${game}-rank`, role: "group", "aria-label": "Rank the day's board" },
+    h("span", { class: "muted" }, "Rank by:"), choice("score", "Score"), choice("par", "Against par")));
+}
+
+function syncToggle(game) {
+  for (const b of document.querySelectorAll(`#daily-${game}-rank .rank-choice`)) {
+    b.setAttribute("aria-pressed", b.dataset.rank === dailyRank[game] ? "true" : "false");
+  }
+}
+
+function parBoard(rows, { caption, valueHeading, value }) {
+  if (!rows.length) return h("p", { class: "muted empty" }, `${caption}: no finished games yet.`);
+  return h("table", { class: "lines leaderboard by-par" },
+    h("caption", {}, caption),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col" }, "Player"),
+      h("th", { scope: "col", class: "num" }, valueHeading), h("th", { scope: "col", class: "num" }, "Par"),
+      h("th", { scope: "col", class: "num", title: "The result against par: positive is better than the strongest bot" }, "± par"))),
+    h("tbody", {}, rows.map((r, i) => h("tr", { "data-game-id": r.id, "data-result": String(r.result) },
+      h("td", { class: "num" }, String(i + 1)),
+      h("td", { class: "who" }, r.name || "player 1"),
+      h("td", { class: "num" }, String(value(r))),
+      h("td", { class: "num" }, r.par === null || r.par === undefined ? "…" : String(r.par)),
+      h("td", { class: "num result" }, signed(r.result))))));
+}
+
 async function loadDaily(game) {
   const box = $(`daily-${game}-board`);
+  rankToggle(game);
+  const byPar = dailyRank[game] === "par";
   try {
-    const data = await api(`/api/daily/${game}`);
-    box.replaceChildren(boardTable(data.leaderboard, { caption: `Today, ${data.day}`, ...VALUES[game] }));
+    const data = await api(byPar ? `/api/daily/${game}/par` : `/api/daily/${game}`);
+    if (byPar !== (dailyRank[game] === "par")) return; // the toggle moved on meanwhile
+    const caption = byPar ? `Today, ${data.day}, against par` : `Today, ${data.day}`;
+    box.replaceChildren((byPar ? parBoard : boardTable)(data.leaderboard, { caption, ...VALUES[game] }));
     box.dataset.day = data.day;
+    box.dataset.rank = dailyRank[game];
     today.day = data.day; // the server's day (UTC), which names its challenge
   } catch (error) {
     box.replaceChildren(h("p", { class: "message error" }, errorText(error)));

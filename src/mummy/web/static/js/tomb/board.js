@@ -5,7 +5,8 @@ import { parseSquare, squareName, svg } from "../dom.js";
 import { slotsOf, textFor } from "./actions.js";
 import { CELL, MARGIN, cellRect, drawSheet, edgeLine, patchDrawing } from "./draw.js";
 import { touchScreen } from "./layout.js";
-import { digOpenings, outline, sideLine } from "./pictures.js";
+import { digOpenings } from "./pictures.js";
+import { drawPiece } from "./plan.js";
 import { Previews } from "./warn.js";
 
 // The text a click on `square` sends with the current tool: the listed action's, or (not
@@ -25,25 +26,14 @@ export const edgeAction = (p, edge) => textFor(p.legal, { kind: p.ui.tool.kind, 
 
 // The piece under the pointer (or the tapped square), drawn as it would be: blue squares
 // (hatched orange where it may not go), its walls thick and its openings dashed orange,
-// as on the sheet; `warned` (the server's preview has a warning) draws it orange.
+// as on the sheet; `warned` (the server's preview has a warning) draws it orange. The same
+// drawing shows a hint's or a review's plan (plan.js).
 function drawPreview(p, layer, map, at, ok, warned) {
   const { ui } = p;
-  const [ax, ay] = parseSquare(at);
   const o = ui.tool.kind === "place" ? p.content.shapes[ui.tool.shape].orients[ui.orient] : { cells: [[0, 0]], openings: digOpenings(ui.tool.sides) };
-  const state = !ok ? "illegal" : warned ? "warning" : "legal";
-  const g = svg("g", { class: `preview-${state}`, "pointer-events": "none", "data-preview": ok ? "legal" : "illegal", "data-warning": warned ? "yes" : null });
-  const inside = ([dx, dy]) => ax + dx >= 0 && ay + dy >= 0 && ax + dx < map.width && ay + dy < map.height;
-  const colour = ok ? (warned ? "#e69f00" : "#0072b2") : "#d55e00";
-  for (const [dx, dy] of o.cells.filter(inside)) {
-    g.append(cellRect(ax + dx, ay + dy, { fill: ok ? (warned ? "rgba(230,159,0,0.4)" : "rgba(0,114,178,0.4)") : "url(#bad)", stroke: colour, "stroke-width": 1 }));
-  }
-  for (const e of outline(o.cells, o.openings).filter((c) => inside([c.x, c.y]))) {
-    const [x1, y1, x2, y2] = sideLine(ax + e.x, ay + e.y, e.side, CELL, MARGIN, MARGIN);
-    g.append(e.open
-      ? svg("line", { x1, y1, x2, y2, stroke: "#fff", "stroke-width": 6, class: "preview-open" })
-      : svg("line", { x1, y1, x2, y2, stroke: "#3b2f1e", "stroke-width": 5, "stroke-linecap": "square", class: "preview-wall" }));
-    if (e.open) g.append(svg("line", { x1, y1, x2, y2, stroke: "#e69f00", "stroke-width": 4, "stroke-dasharray": "4 3" }));
-  }
+  const g = drawPiece(map, at, o, !ok ? "illegal" : warned ? "warning" : "legal");
+  g.setAttribute("data-preview", ok ? "legal" : "illegal");
+  if (warned) g.setAttribute("data-warning", "yes");
   layer.append(g);
 }
 

@@ -242,8 +242,10 @@ export function drawSheet(map, sheet, { small = false, label = "", fresh = new S
   // The map's outline, then what was drawn on it.
   root.append(svg("rect", { x: MARGIN, y: MARGIN, width: map.width * CELL, height: map.height * CELL, fill: "none", stroke: "#5e5748", "stroke-width": 1.5 }));
   if (sheet) root.append(drawEdges(sheet));
-  const layers = { targets: svg("g", { class: "targets" }), preview: svg("g", { class: "preview" }), edges: svg("g", { class: "edge-targets" }) };
-  root.append(layers.targets, layers.preview, layers.edges);
+  // A hint's or a review's plan (plan.js) under the targets and the preview.
+  const layers = { hint: svg("g", { class: "hint-layer" }), targets: svg("g", { class: "targets" }),
+    preview: svg("g", { class: "preview" }), edges: svg("g", { class: "edge-targets" }) };
+  root.append(layers.hint, layers.targets, layers.preview, layers.edges);
   return { root, layers };
 }
 

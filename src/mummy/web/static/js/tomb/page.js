@@ -11,6 +11,7 @@ import { logPanel, updateLog } from "../log.js";
 import { Sender, actionsOf, foreignKey, seated } from "../session.js";
 import { usesDie, withEqualDice } from "./actions.js";
 import { actionAt, boardSheet, edgeAction, moveCursor, wandEdge } from "./board.js";
+import { drawHint, followHint, hintPanel } from "./hint.js";
 import { actionWords, fitSoon, fitToScreen, freshSquares, keepSame, newRoll } from "./layout.js";
 import { phaseName, sidePanels } from "./panels.js";
 import { Steps, revealIn, staged } from "./steps.js";
@@ -167,6 +168,7 @@ class TombPage {
   render() {
     const { ui, content, els } = this;
     const view = this.view = this.live.view;
+    followHint(this, view); // a hint's plan stays while it is followed (hint.js)
     const you = this.mine() ? view.you : 0;
     const sheet = view.state.sheets[you];
     this.legal = withEqualDice(actionsOf(view), sheet.dice.row);
@@ -198,8 +200,9 @@ class TombPage {
       diceRow(this, sheet, rolled)]);
     const board = boardSheet(this, map, sheets[you], fresh.get(you));
     if (els.board.firstChild !== board) els.board.replaceChildren(board);
+    drawHint(this, map);
     keepSame(els.tools, [playing ? toolButtons(this, sheet) : h("p", { class: "muted" }, view.over ? "The game is over." : "Watching.")]);
-    keepSame(els.global, playing ? [globalButtons(this, sheet)] : []);
+    keepSame(els.global, playing ? [globalButtons(this, sheet), hintPanel(this)].filter(Boolean) : []);
     keepSame(els.side, sidePanels(this, sheet, map, you, fresh, sheets).filter(Boolean));
     if (stepped) this.tellStep(step);
     els.layout.toggleAttribute("data-steps", !!step);

@@ -6,6 +6,7 @@
 import { h } from "../dom.js";
 import { findAction, notation, slotsOf, HELPER_NAME } from "./actions.js";
 import { actionAt } from "./board.js";
+import { hintButton } from "./hint.js";
 import { dieFace } from "./draw.js";
 import { touchScreen } from "./layout.js";
 import { digOpenings, openingsWords, orientWords, piecePicture } from "./pictures.js";
@@ -216,7 +217,7 @@ export function globalButtons(p, sheet) {
       findAction(legal, { kind: "open", item: "skey" }) ? btn({ kind: "open", item: "skey" }, "Open with the Skeleton Key", "open-skey") : null,
       ...items),
     choose,
-    h("div", { class: "row end-row" }, undoButton(p.view, (t) => p.act(t)),
+    h("div", { class: "row end-row" }, undoButton(p.view, (t) => p.act(t)), hintButton(p),
       btn({ kind: "end" }, sheet.phase === "after" ? "Finish the game" : "End the round", "end",
         { class: "primary", title: findAction(legal, { kind: "end" }) ? null : endBlocked(sheet) })));
 }

@@ -1,0 +1,76 @@
+"""Coaching's storage: the few statements it runs on the games' tables (``models``), apart
+from the repository of play (``repository``), whose hot path it never touches.
+
+Par and the hints' mark are JSON in columns the games already have (``marks``): a
+finished game's ``result`` and its set-up, ``config``. So no migration, and "my games"
+(which reads the stored result) shows them as it is. A day's board by par reads the day's
+entries with their games' results.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, Row, select, true, update
+from sqlalchemy.orm import Session
+
+from mummy.server.models import DailyEntryRow, GameRow, SeatRow
+from mummy.server.writer import WriteLock
+
+#: A day's entry with its game: (id, place, score, turns, finished, result, name).
+DayRow = Row[str, str | None, int | None, int | None, datetime | None, str | None, str]
+
+
+class CoachStore:
+    """Coaching's reads and writes on one engine, under the process's write lock."""
+
+    def __init__(self, engine: Engine, writes: WriteLock) -> None:
+        self.engine = engine
+        self.writes = writes
+
+    def result(self, game_id: str) -> str | None:
+        """The game's stored result (JSON text, once over)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(GameRow.result).where(GameRow.id == game_id)).scalar()
+
+    def update_result(self, game_id: str, change: Any) -> str | None:
+        """Rewrite the stored result as ``change(old text)`` says, in one transaction;
+        the new text (None: the game has no stored result yet, nothing written)."""
+        with self.writes, Session(self.engine) as s, s.begin():
+            old = s.execute(select(GameRow.result).where(GameRow.id == game_id)).scalar()
+            if old is None:
+                return None
+            new: str = change(old)
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(result=new),
+                      execution_options={"synchronize_session": False})
+            return new
+
+    def set_config(self, game_id: str, config: str) -> None:
+        """Store the game's set-up (JSON text): a hint's mark."""
+        with self.writes, Session(self.engine) as s, s.begin():
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(config=config),
+                      execution_options={"synchronize_session": False})
+
+    def unrank(self, game_id: str) -> None:
+        """Take a game off the all-time boards (a hint given: another process may have
+        stamped its end with the set-up it had before)."""
+        with self.writes, Session(self.engine) as s, s.begin():
+            s.execute(update(GameRow).where(GameRow.id == game_id, GameRow.ranked == true()).values(ranked=False),
+                      execution_options={"synchronize_session": False})
+
+    def day(self, kind: str, day: str, limit: int) -> list[DayRow]:
+        """A day's board entries (those that rank), best score first, with their games'
+        stored results and players' names: at most ``limit`` (the board's index, in order)."""
+        entry = DailyEntryRow
+        query = (select(GameRow.id, GameRow.place, GameRow.score, GameRow.turns, GameRow.finished, GameRow.result,
+                        SeatRow.name)
+                 .select_from(entry).join(GameRow, GameRow.id == entry.game_id)
+                 .join(SeatRow, (SeatRow.game_id == GameRow.id) & (SeatRow.seat == 0))
+                 .where(entry.day == day, entry.kind == kind, entry.ranked == true())
+                 .order_by(entry.ranking, entry.finished).limit(limit))
+        with Session(self.engine) as s:
+            return list(s.execute(query).all())
+
+
+__all__ = ["CoachStore", "DayRow"]
