@@ -48,10 +48,15 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def service(db_url: str) -> GameService:
+def service(db_url: str) -> Iterator[GameService]:
     engine = make_engine(db_url)
     migrate(engine)
-    return GameService(engine)
+    svc = GameService(engine)
+    yield svc
+    # Its connections go back at once: left to the garbage collector (which the app's
+    # gc.freeze() keeps from them), every test held some, and PostgreSQL ran out.
+    svc.close()
+    engine.dispose()
 
 
 #: The tests play faster than any person: the rate limits are the server's, but wider

@@ -171,7 +171,7 @@ def child_main(jobs: Any, answers: Any, nice: int, parent: int) -> None:
 
     def progress(done: int, total: int) -> None:
         if os.getppid() != parent:  # the server is gone: nobody waits for this
-            os._exit(0)
+            raise SystemExit(0)
         now = time.monotonic()
         if now - last[0] >= PROGRESS_EVERY or done >= total:
             last[0] = now

@@ -162,6 +162,7 @@ class Coach:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._pars: Bounded[tuple[str, int, str], dict[str, Any]] = Bounded(PARS)
         self._par_refused: Bounded[str, str] = Bounded(PARS)
+        self._par_waiting: set[str] = set()  # games whose par job will store theirs (a job per dice)
         self._reviewed: Bounded[tuple[str, int], tuple[bool, Any]] = Bounded(REVIEWS)
         self._hinted: Bounded[tuple[str, int, int], dict[str, Any]] = Bounded(HINTS_KEPT)
         self._boards: Bounded[tuple[str, str], tuple[float, dict[str, Any]]] = Bounded(64)
@@ -221,9 +222,16 @@ class Coach:
         if known is not None:
             self._store_par(wanted.game_id, against(wanted.kind, wanted.config, wanted.final, known))
             return None
-        job = self.pars.submit(("par", *wanted.key), "par", (wanted.record, wanted.config, 0, self.effort),
+        key = ("par", *wanted.key)
+        if wanted.game_id in self._par_waiting:  # this game waits on the job already (asked again)
+            job = self.pars.find(key)
+            if job is not None:
+                return job
+        self._par_waiting.add(wanted.game_id)
+        job = self.pars.submit(key, "par", (wanted.record, wanted.config, 0, self.effort),
                                functools.partial(self._par_done, wanted))
         if job is None:
+            self._par_waiting.discard(wanted.game_id)
             self._par_refused.put(wanted.game_id, f"the server is busy: {self.pars.waiting} games wait for their "
                                   "par; ask again in a few minutes")
         else:
@@ -231,6 +239,7 @@ class Coach:
         return job
 
     def _par_done(self, wanted: ParWanted, job: Job) -> None:
+        self._par_waiting.discard(wanted.game_id)
         if job.state != "done":
             self._par_refused.put(wanted.game_id, f"par could not be computed: {job.error}")
             return
@@ -272,7 +281,7 @@ class Coach:
             return {"status": "done", PAR: stored}
         assert wanted is not None
         job = self.pars.find(("par", *wanted.key))
-        if job is None and start:
+        if start or job is not None:  # queued, or this game joins the job of its dice under way
             job = self._queue_par(wanted)
             stored = par_of(self.store.result(game_id))
             if stored is not None:

@@ -1,6 +1,6 @@
 // The game kinds the browser knows, in the manner of the server's registry (mummy/games.py):
 // each one's title, the module that draws it (its `mount` for the game page, its read-only
-// drawing for the replay page) and how its final result reads (`outcome`, with the words
+// drawing for the replay page, and a review's move drawn over that drawing) and how its final result reads (`outcome`, with the words
 // of the game's content, `results`: the same as the results screen's). The game and replay pages
 // ask here rather than tell one game from the other by name (the start page's form still
 // has each game's own options).
@@ -12,6 +12,7 @@ export const GAMES = {
     module: "./tomb.js",
     stylesheet: "/static/css/tomb.css",
     renderer: "renderTombState",
+    mover: "drawMoveOn", // a review's move drawn on a seat's sheet in the replay (js/review.js)
     outcome: (result, i, words) => count(result.scores[i], words?.units.total),
     why: () => null,
   },
@@ -20,6 +21,7 @@ export const GAMES = {
     module: "./treasure.js",
     stylesheet: "/static/css/treasure.css",
     renderer: "renderTreasureState",
+    mover: "drawMoveOn",
     outcome: (result, i, words) => `${count(result.squares[i], words?.units.total)}`
       + `${result.turns ? ` in ${count(result.turns[i], words?.units.turns)}` : ""}`,
     why: (result, names) => (result.reason === "full"

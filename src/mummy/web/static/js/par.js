@@ -5,6 +5,7 @@
 // did better than the bot, in either game. The results screen, the start page and the
 // replay's review all say it the same way.
 import { api } from "./api.js";
+import { svg } from "./dom.js";
 
 const ONE = { points: "point", turns: "turn" };
 const amount = (n, unit) => `${n} ${n === 1 ? ONE[unit] || unit : unit}`;
@@ -72,4 +73,12 @@ export function followPar(gameId, show, stop = () => false, every = 2500) {
   };
   ask("POST");
   return () => { cancelled = true; clearTimeout(timer); };
+}
+
+// A light bulb, drawn (no emoji font is needed): the mark of hints.
+export function bulb(cls = "bulb") {
+  return svg("svg", { class: cls, viewBox: "0 0 24 24", width: 16, height: 16, "aria-hidden": "true" },
+    svg("path", { d: "M12 2.5a6.5 6.5 0 0 0-3.8 11.8c.8.6 1.3 1.5 1.3 2.5v.7h5v-.7c0-1 .5-1.9 1.3-2.5A6.5 6.5 0 0 0 12 2.5z",
+      fill: "#f0e442", stroke: "#5e4a00", "stroke-width": 1.6, "stroke-linejoin": "round" }),
+    svg("path", { d: "M9.5 19.5h5M10.3 21.7h3.4", stroke: "#5e4a00", "stroke-width": 1.6, "stroke-linecap": "round" }));
 }

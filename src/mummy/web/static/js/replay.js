@@ -4,6 +4,7 @@
 import { ApiError, api, content, errorText } from "./api.js";
 import { $, gameIdFromPath, h } from "./dom.js";
 import { GAMES, loadModule, titleOf } from "./games.js";
+import { mountReview } from "./review.js";
 
 const PLAY_EVERY = 700; // ms between steps while playing
 const FETCH_DELAY = 40; // ms: a burst of steps (a dragged slider, a held key) fetches only where it stops
@@ -29,6 +30,8 @@ const replay = {
   renderer: null, // {draw, data} once loaded, or null with rendererError
   rendererError: null,
   playing: false,
+  state: null, // the state of the step on screen
+  review: null, // the Review view's hook (js/review.js), once mounted
 };
 window.mummyReplay = replay; // for tests and the curious
 
@@ -129,7 +132,9 @@ function show(answer) {
     actionText.textContent = "";
   }
   $("replay-action").dataset.seat = action ? String(action.seat) : "";
+  replay.state = answer.state;
   draw(answer.state);
+  if (replay.review) replay.review.drawn(step); // a reviewed mistake's move over the sheet
   $("replay-result").hidden = step !== replay.steps;
   board.classList.remove("stale");
   app.dataset.shown = String(step);
@@ -294,6 +299,10 @@ async function main() {
   if (new URLSearchParams(location.search).has("step")) history.replaceState(null, "", `${location.pathname}?step=${first.step}`);
   show(first);
   prefetch(first.step + 1);
+  if (replay.renderer) {
+    replay.review = await mountReview({ view, names: replay.names, board, content: renderer.data, goto: (step) => goto(step),
+      shown: () => replay.shown, state: () => replay.state });
+  }
   app.dataset.ready = "yes";
 }
 

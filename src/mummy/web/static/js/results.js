@@ -13,7 +13,7 @@
 import { api, content, errorText, seats } from "./api.js";
 import { h, loadStylesheet, svg } from "./dom.js";
 import { count, titleOf } from "./games.js";
-import { PAR_MEANING, followPar, hasPar, parLine, pendingText } from "./par.js";
+import { PAR_MEANING, bulb, followPar, hasPar, parLine, pendingText } from "./par.js";
 
 const ORDINAL = ["", "1st", "2nd", "3rd"];
 const ordinal = (n) => ORDINAL[n] || `${n}th`;
@@ -249,7 +249,7 @@ function hintsMark(view) {
   const n = view.config.hints;
   if (!n) return null;
   return h("p", { class: "hints-mark", id: "results-hints" },
-    h("span", { class: "badge hints" }, `💡 ${n} ${n === 1 ? "hint" : "hints"} taken`), " A practice game: not on the best scores.");
+    h("span", { class: "badge hints" }, bulb(), ` ${n} ${n === 1 ? "hint" : "hints"} taken`), " A practice game: not on the best scores.");
 }
 
 // -- the rematch -----------------------------------------------------------------------------

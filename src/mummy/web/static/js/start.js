@@ -3,7 +3,7 @@
 import { api, content, errorText, seats } from "./api.js";
 import { $, h } from "./dom.js";
 import { titleOf } from "./games.js";
-import { parLine, signed } from "./par.js";
+import { bulb, parLine, signed } from "./par.js";
 
 const SITES = ["oasis", "valley", "temple", "pyramid"];
 const BOTS = ["random", "greedy", "strong"];
@@ -319,7 +319,8 @@ function coachingMarks(g) {
       `par ${par.par}: ${signed(par.result)}`));
   }
   const hints = (g.result && g.result.hints) || 0;
-  if (hints) out.push(h("span", { class: "badge hints", title: "Hints were taken: a practice game, not on the best scores" }, `💡 ${hints} ${hints === 1 ? "hint" : "hints"}`));
+  if (hints) out.push(h("span", { class: "badge hints", title: "Hints were taken: a practice game, not on the best scores" },
+    bulb(), ` ${hints} ${hints === 1 ? "hint" : "hints"}`));
   return out;
 }
 

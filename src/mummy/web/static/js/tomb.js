@@ -11,6 +11,7 @@
 import { rulesOf } from "./constants.js";
 import { h, loadStylesheet } from "./dom.js";
 import { dieFace, drawSheet } from "./tomb/draw.js";
+import { drawPlan } from "./tomb/plan.js";
 import { backpack, phaseName, scoreTable } from "./tomb/panels.js";
 import { mount as mountPage } from "./tomb/page.js";
 import { ensureMaps, mapsOfView } from "./maps.js";
@@ -46,4 +47,16 @@ export function renderTombState(root, state, content, opts = {}) {
         h("div", { class: "sheet-wrap" }, drawSheet(map, sheet, { label: `${sheet.name}'s sheet` }).root),
         h("div", { class: "side-by-side" }, backpack(sheet, map, rules), scoreTable(sheet.score, content)));
     })));
+}
+
+// A review's move (its actions as data) drawn over a seat's sheet of renderTombState, as the
+// game page previews a piece (tomb/plan.js): `look` "better" (the better move) or "chosen"
+// (the player's own). How many of its actions were drawn.
+export function drawMoveOn(root, seat, actions, content, state, look = "better") {
+  const layer = root.querySelector(`section[data-sheet="${seat}"] svg.sheet g.hint-layer`);
+  const map = content.maps[state.sheets[seat].map];
+  if (!layer || !map) return 0;
+  const plan = drawPlan(content, map, actions, look);
+  layer.replaceChildren(plan);
+  return Number(plan.dataset.steps);
 }

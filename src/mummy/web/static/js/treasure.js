@@ -11,3 +11,4 @@
 // the result, treasure/symbols.js the symbols, and treasure/legal.js the legal actions as data.
 export { mount } from "./treasure/page.js";
 export { renderTreasureState } from "./treasure/table.js";
+export { drawMoveOn } from "./treasure/site.js";

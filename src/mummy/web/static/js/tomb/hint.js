@@ -9,13 +9,15 @@
 // player follows it (each of its steps played drops out), and goes at any other move.
 import { ApiError, api, errorText } from "../api.js";
 import { h } from "../dom.js";
+import { bulb } from "../par.js";
 import { drawPlan } from "./plan.js";
 import { confirmWarnings } from "./warn.js";
 
-// Whether this page may offer a hint: the seat of a solo game still running, not a daily one.
+// Whether this page may offer a hint: the seat of a solo game still running, not a daily one
+// (nor the tutorial's game, led step by step by its own coach).
 export function hintable(p) {
   const v = p.view;
-  return p.mine() && !v.over && !v.daily && v.seats.length === 1;
+  return p.mine() && !p.coach && !v.over && !v.daily && v.seats.length === 1; // the tutorial has its own coach
 }
 
 // Whether a hint now would take the game off the boards (the player is asked first).
@@ -27,7 +29,7 @@ export function hintButton(p) {
   return h("button", { type: "button", id: "hint", class: p.hint ? "selected" : "", disabled: !!p.hinting,
     title: "What the strongest bot would play now (a hint makes this a practice game, not on the best scores)",
     "aria-pressed": p.hint ? "true" : "false", onclick: () => toggleHint(p) },
-  p.hinting ? "💡 Thinking…" : `💡 Hint${n ? ` (${n} taken)` : ""}`);
+  bulb(), p.hinting ? " Thinking…" : ` Hint${n ? ` (${n} taken)` : ""}`);
 }
 
 async function toggleHint(p) {
@@ -86,7 +88,7 @@ export function hintPanel(p) {
   const hint = p.hint;
   if (!hint) return null;
   return h("section", { class: "hint-panel", id: "hint-panel", "aria-label": "Hint" },
-    h("p", { class: "hint-title" }, `💡 The ${hint.bot} bot would play${hint.effort === "full" ? "" : ` (a ${hint.effort} search)`}:`),
+    h("p", { class: "hint-title" }, bulb(), ` The ${hint.bot} bot would play${hint.effort === "full" ? "" : ` (a ${hint.effort} search)`}:`),
     h("ol", {}, hint.sentences.map((s, i) => h("li", { "data-action": hint.actions[i] }, s))),
     h("p", { class: "muted small" }, "Numbered on your sheet. Follow it, or play your own way: the hint goes at any other move."));
 }

@@ -2,6 +2,7 @@
 // places the tray keeps them (tray.js: a hold stays on the die that was held); the roll
 // and pass buttons; the message line and the keys (not on touch screens).
 import { h } from "../dom.js";
+import { hintButton } from "./hint.js";
 import { rollAction } from "./legal.js";
 import { seatName } from "./status.js";
 import { SYMBOLS, glyph } from "./symbols.js";
@@ -38,7 +39,8 @@ function rollButtons(m) {
     h("button", { type: "button", id: "roll", class: "primary", "data-focus": "roll", "data-action": r.text || "",
       disabled: !r.legal || m.busy, onclick: () => m.handlers.roll() }, r.label),
     h("button", { type: "button", id: "pass", "data-focus": "pass", disabled: !pass || m.busy,
-      onclick: () => m.handlers.send(pass.text) }, "Pass"));
+      onclick: () => m.handlers.send(pass.text) }, "Pass"),
+    hintButton(m));
 }
 
 // The line under the dice: whose roll it is, or what another player is doing right now

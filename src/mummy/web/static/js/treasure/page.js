@@ -19,6 +19,7 @@ import { footprint, orientOf, placementFault } from "./site.js";
 import { resultLines, seatName, turnLine } from "./status.js";
 import { SYMBOLS } from "./symbols.js";
 import { drawTable, emptyUi } from "./table.js";
+import { askHint, hintable } from "./hint.js";
 
 //: How long each of the other players' steps is shown (ms).
 const STEP_MS = 700;
@@ -59,6 +60,7 @@ class TreasurePage {
       confirm: () => { if (this.ui.armed) this.place(this.ui.armed); },
       hover: (square) => { this.ui.hover = square; this.preview(); },
       arrow: (event, square) => this.arrow(event, square),
+      hint: () => askHint(this),
     };
   }
 
@@ -81,7 +83,8 @@ class TreasurePage {
     return { state: view.state, content: this.content, rules: this.rules, names: view.seats.map((s) => s.name),
       bots: view.seats.map((s) => s.bot), you, legal: this.legalOf(view), interactive: you !== null && !view.over,
       busy: this.sender.busy, ui: this.ui, handlers: this.handlers, result: view.result || null, version: view.version,
-      log: this.log };
+      log: this.log, hint: hintable(view) && view.state.current === you
+        ? { count: view.config.hints || 0, asking: !!this.hinting, confirming: !!this.confirming } : null };
   }
 
   send(text) {
@@ -305,6 +308,7 @@ class TreasurePage {
     const legal = this.legalOf(view);
     if (ui.pile && !legal.takes.has(ui.pile)) { ui.pile = null; ui.hover = null; ui.armed = null; }
     const moved = !prev || prev.version !== view.version;
+    if (moved) this.confirming = false; // a hint's second click is for the position it was asked in
     const steps = moved ? stepsBetween(prev, view, seatOf(view)) : [];
     this.prev = view;
     // A bot's turn may come in several views: their steps join the queue, none is cut short.

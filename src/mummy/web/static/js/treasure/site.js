@@ -181,3 +181,38 @@ function placingBar(m) {
       h("button", { type: "button", id: "cancel", "data-focus": "cancel", disabled: !top,
         onclick: () => m.handlers.choose(null), title: "put the tile back (key Esc)" }, "Put back")));
 }
+
+// A review's move drawn over the replay's table (js/review.js): the tile a take would have
+// put on the seat's site, as a ghost on its squares, or the dice a reroll would roll again,
+// marked ("better": the better move, "chosen": the player's own). A roll or a pass draws
+// nothing (the review says it in words). How many actions were drawn.
+export function drawMoveOn(root, seat, actions, content, state, look = "better") {
+  const grid = root.querySelector(`.site-card[data-seat="${seat}"] .site-grid`);
+  if (!grid) return 0;
+  for (const old of root.querySelectorAll(".review-ghost")) old.remove();
+  for (const die of root.querySelectorAll(".die.review-reroll")) die.classList.remove("review-reroll", "better", "chosen");
+  let drawn = 0;
+  for (const a of actions) {
+    if (a.kind === "reroll") {
+      const left = [...a.dice];
+      for (const die of root.querySelectorAll(".t-dice .die[data-letter]")) {
+        const k = left.indexOf(die.dataset.letter);
+        if (k < 0) continue;
+        left.splice(k, 1);
+        die.classList.add("review-reroll", look);
+      }
+      drawn += 1;
+      continue;
+    }
+    const pile = a.kind === "take" ? content.piles.find((p) => p.pile === a.pile) : null;
+    if (!pile) continue;
+    const { x0, y0, hgt, wid } = footprint(pile.rows, pile.cols, orientOf(pile, a.orient), a.square);
+    const ghost = h("div", { class: `review-ghost ${look}`, "data-move": look, title: `${look === "better" ? "Better" : "Your move"}: the ${pile.pile} at ${a.square}` },
+      treasureArt(pile.pile, pile.rows, pile.cols, { orient: orientOf(pile, a.orient) }));
+    ghost.style.gridColumn = `${x0 + 1} / span ${wid}`;
+    ghost.style.gridRow = `${y0 + 1} / span ${hgt}`;
+    grid.append(ghost);
+    drawn += 1;
+  }
+  return drawn;
+}
