@@ -132,6 +132,8 @@ def _serve_parser(sub: Any) -> None:
     serve.add_argument("--previews-per-address", metavar="RATE",
                        help="previews of an action one address may ask for, like 40/second")
     serve.add_argument("--previews-overall", metavar="RATE", help="previews the whole server answers")
+    serve.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="server processes sharing the port (PostgreSQL only; docs/deploy.md)")
     serve.set_defaults(run=_serve)
 
 
@@ -337,13 +339,17 @@ def _json_lines(file: str) -> list[dict[str, Any]] | None:
 
 def _serve(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (only to say so when the server's dependencies are missing)
 
-        from mummy.server.app import MAX_MESSAGE, create_app
-        from mummy.server.limits import Limits, uvicorn_options
+        from mummy.server.app import create_app
+        from mummy.server.limits import Limits
+        from mummy.server.supervisor import needs_postgres, run_workers, serve
     except ImportError:
         print("mummy serve: the server's dependencies are missing; they come with the package: pip install mummy",
               file=sys.stderr)
+        return 2
+    if args.workers < 1 or (args.workers > 1 and needs_postgres(args.db)):
+        print(f"mummy serve: {needs_postgres(args.db) or '--workers is 1 or more'}", file=sys.stderr)
         return 2
     hosts = list(dict.fromkeys(args.allowed_host or [args.host, "localhost", "127.0.0.1"]))
     if args.host in ("0.0.0.0", "::") and not args.allowed_host:
@@ -352,7 +358,7 @@ def _serve(args: argparse.Namespace) -> int:
              for kind in ("games", "actions", "previews") for scope in ("per_address", "overall")}
     limits = Limits(**{k: v for k, v in rates.items() if v}, allowed_hosts=() if "*" in hosts else tuple(hosts))
     try:
-        app = create_app(args.db, limits=limits)
+        app = create_app(args.db, limits=limits)  # migrates, once for every worker
     except ValueError as exc:  # a rate that is not one
         print(f"mummy serve: {exc}", file=sys.stderr)
         return 2
@@ -364,12 +370,18 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     checked = "any Host header (--allowed-host NAME to check it)" if not limits.allowed_hosts else \
         "Host: " + ", ".join(limits.allowed_hosts)
-    print(f"mummy: open http://{args.host}:{args.port}/ in a browser to play (database {args.db}; {checked}; "
-          "API schema at /openapi.json; Ctrl+C stops)", flush=True)
-    # No permessage-deflate: a state is a few KiB, and compressing every update on the
-    # event loop cost more time than anything else the server does per move.
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False,
-                **uvicorn_options(limits, MAX_MESSAGE, app.state.shunned))
+    processes = f"; {args.workers} processes" if args.workers > 1 else ""
+    print(f"mummy: open http://{args.host}:{args.port}/ in a browser to play (database {args.db}{processes}; "
+          f"{checked}; API schema at /openapi.json; Ctrl+C stops)", flush=True)
+    if args.workers == 1:
+        serve(app, limits, host=args.host, port=args.port)
+        return 0
+    app.state.service.engine.dispose()  # the workers make their own
+    try:
+        run_workers(args.db, limits, args.host, args.port, args.workers)
+    except (OSError, ValueError) as exc:  # the port is taken, or a rate is not one
+        print(f"mummy serve: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -85,14 +85,14 @@ class Seat:
 def play_to_the_end(seats: list[Seat], limit: int = 3000) -> int:
     """Play each seat's last legal action, whoever's turn it is, each through its own
     connection, until the game is over; every seat sees every move before the next is
-    made. The final version."""
+    made (bots, wherever they are played, move in between). The final version."""
     for n in range(limit):
-        version = max(seat.state["version"] for seat in seats)
-        for seat in seats:
-            seat.wait_version(version)
-        if seats[0].state["over"]:
-            return version
         mover = your_turn(seats)
+        if mover is None:
+            version = max(seat.state["version"] for seat in seats)
+            for seat in seats:
+                seat.wait_version(version)
+            return version
         answer = mover.act(f"m{n}", mover.state["legal"][-1])
         assert answer["type"] == "result", answer
         for seat in seats:
@@ -100,11 +100,14 @@ def play_to_the_end(seats: list[Seat], limit: int = 3000) -> int:
     raise AssertionError("the game did not end")
 
 
-def your_turn(seats: list[Seat], timeout: float = WAIT) -> Seat:
-    """The first seat with a legal action, once one has (bots may be moving meanwhile)."""
+def your_turn(seats: list[Seat], timeout: float = WAIT) -> Seat | None:
+    """The first seat with a legal action, once one has (bots may be moving meanwhile), or
+    None once the game is over."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for seat in seats:
+            if seat.state.get("over"):
+                return None
             if seat.state.get("legal"):
                 return seat
         for seat in seats:

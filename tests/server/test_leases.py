@@ -84,6 +84,11 @@ def test_bots_move_only_in_the_process_that_holds_the_lease(pair: tuple[GameServ
     assert one.play_bots(game_id).result(10) > 0 and bot_entries(one, game_id) > before
 
 
+def _ask(svc: GameService, game_id: str, barrier: threading.Barrier, moved: list[Future[int]]) -> None:
+    barrier.wait()
+    moved.append(svc.play_bots(game_id))
+
+
 def test_two_processes_asked_at_once_play_the_bots_once(pair: tuple[GameService, GameService]) -> None:
     one, two = pair
     for _ in range(3):
@@ -91,12 +96,7 @@ def test_two_processes_asked_at_once_play_the_bots_once(pair: tuple[GameService,
         start = logged(one, game_id)
         moved: list[Future[int]] = []
         barrier = threading.Barrier(2)
-
-        def ask(svc: GameService, gid: str = game_id) -> None:
-            barrier.wait()
-            moved.append(svc.play_bots(gid))
-
-        threads = [threading.Thread(target=ask, args=(svc,)) for svc in pair]
+        threads = [threading.Thread(target=_ask, args=(svc, game_id, barrier, moved)) for svc in pair]
         for t in threads:
             t.start()
         for t in threads:

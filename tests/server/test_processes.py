@@ -169,3 +169,11 @@ def test_over_http_a_stale_action_sent_to_the_other_process_gets_the_current_sta
                          json={"client_id": "x3", "version": shown["version"], "action": shown["legal"][0]})
         assert moved.status_code == 200 and moved.json()["result"]["version"] == 2
     assert logged(service, game_id) == 2
+
+
+def test_two_processes_racing_to_make_the_daily_secret_agree(pair: tuple[GameService, GameService]) -> None:
+    """The key of the daily seeds is made on first use: made by two processes at once, it
+    is one key (the first stored), so both give the day the same dice."""
+    answers = race(*(lambda svc=svc: {"seed": svc.daily_seed("tomb", "2026-01-02")} for svc in pair))
+    assert all(isinstance(x, dict) for x in answers)
+    assert len({x["seed"] for x in answers if isinstance(x, dict)}) == 1

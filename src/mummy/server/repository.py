@@ -150,6 +150,11 @@ class Repository:
         finally:
             cursor.close()
 
+    def ping(self) -> None:
+        """One trivial query: raises unless the database answers (readiness)."""
+        with self.engine.connect() as conn:
+            conn.execute(select(1)).scalar()
+
     # -- games ------------------------------------------------------------------------------
     def add_game(self, row: GameRow, seats: list[SeatRow]) -> None:
         """Store a new game and its seats, in one transaction."""

@@ -6,7 +6,7 @@ one core. Every process serves every game (the database orders each game's log, 
 ``relay`` tells each process what the others commit), so the kernel may hand any
 connection to any of them: no sticky sessions are needed.
 
-The parent migrates the database once, binds the socket, starts the workers (``spawn``:
+The parent (``mummy serve``, which has migrated the database once) binds the socket, starts the workers (``spawn``:
 each a fresh interpreter, the socket passed to it), and looks after them: a worker that
 dies is started again, and SIGTERM or SIGINT stops them all gracefully (each closes its
 websockets with 1012, "service restart", finishes its writes, and gives back its bots'
@@ -25,7 +25,7 @@ import time
 from types import FrameType
 from typing import Any, Final
 
-from mummy.server.limits import Limits
+from mummy.server.limits import Limits, RateLimiter
 
 log = logging.getLogger("mummy.server")
 
@@ -130,15 +130,10 @@ class Supervisor:
 
 
 def run_workers(db: str, limits: Limits, host: str, port: int, workers: int) -> None:
-    """``mummy serve --workers N``: migrate, bind, start and look after N workers until
-    SIGINT or SIGTERM (raises what an unusable database or a taken port raises)."""
-    from mummy.server.db import make_engine, migrate
-
-    engine = make_engine(db)
-    try:
-        migrate(engine)  # once, here: N processes migrating at once would race
-    finally:
-        engine.dispose()
+    """``mummy serve --workers N`` on a database the caller has migrated (once: N
+    processes migrating at once would race): bind, start and look after N workers until
+    SIGINT or SIGTERM (raises ``OSError`` when the port is taken)."""
+    RateLimiter(limits)  # a rate that is not one fails here, not in every worker
     sock = listen(host, port)
     supervisor = Supervisor(db, limits, sock, workers)
     for signum in (signal.SIGINT, signal.SIGTERM):

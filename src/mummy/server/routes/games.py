@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
@@ -17,7 +18,21 @@ router = APIRouter()
 
 @router.get("/api/health")
 def health() -> dict[str, Any]:
-    return {"ok": True, "version": __version__}
+    """Whether this process answers (liveness), and which process it is: behind a load
+    balancer, or with ``mummy serve --workers N``, each answer may come from another."""
+    return {"ok": True, "version": __version__, "process": os.getpid()}
+
+
+@router.get("/api/ready")
+async def ready(play: PlayDep) -> JSONResponse:
+    """Whether this process can serve games now (readiness): its database answers. A load
+    balancer sends no new connection to a process whose database is away."""
+    try:
+        await play.workers.run(play.service.repo.ping)
+    except Exception:
+        return JSONResponse(status_code=503, content={"ok": False, "error": {
+            "code": "unavailable", "message": "the database does not answer"}})
+    return JSONResponse(content={"ok": True, "process": os.getpid()})
 
 
 @router.post("/api/games", status_code=201)
