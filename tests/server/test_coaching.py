@@ -76,13 +76,17 @@ def finish(c: TestClient, game_id: str, token: str, kind: str, config: dict[str,
 
 
 def waited(c: TestClient, path: str, seconds: float = 180) -> dict[str, Any]:
-    """GET ``path`` until its ``status`` is done."""
-    deadline = time.monotonic() + seconds
+    """GET ``path`` until its ``status`` is done. Par is queued from a background task once
+    the game has ended, so for a moment after the end it may not be asked for yet
+    (``none``)."""
+    started = time.monotonic()
+    deadline = started + seconds
     while time.monotonic() < deadline:
         answer: dict[str, Any] = c.get(path).json()
         if answer.get("status") == "done":
             return answer
-        assert answer.get("status") in ("queued", "running"), answer
+        queued_soon = answer.get("status") == "none" and time.monotonic() < started + 15
+        assert queued_soon or answer.get("status") in ("queued", "running"), answer
         time.sleep(0.2)
     raise AssertionError(f"{path} did not finish")
 

@@ -9,15 +9,19 @@ serves one process: ``--workers`` on it is refused."""
 from __future__ import annotations
 
 import json
+import os
+import random
+import signal
 import subprocess
 import sys
+import threading
 import urllib.error
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from mummy.server.process import UNLIMITED, call, free_port, start
+from mummy.server.process import CUT_OFF, UNLIMITED, call, free_port, kill, start
 from tests.server.players import WAIT, Seat, play_to_the_end, post
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
@@ -153,3 +157,56 @@ def test_workers_on_sqlite_are_refused_with_the_reason(tmp_path: Any) -> None:
                            "--db", f"sqlite:///{tmp_path / 'one.db'}"], capture_output=True, text=True, timeout=WAIT)
     assert done.returncode == 2
     assert "--workers needs PostgreSQL" in done.stderr and "SQLite" in done.stderr
+
+
+def test_kill_9_either_of_two_processes_loses_no_acknowledged_action(pg: str) -> None:
+    """Two processes on one database, people acting through both, one of them killed with
+    SIGKILL at a random moment, 20 times: every acknowledged action is in the log (asked
+    again through either process, it is answered as a repeat), and the survivor serves
+    throughout."""
+    rng = random.Random(16)
+    ports = [free_port(), free_port()]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    procs = [start(pg, port, wait=30, args=UNLIMITED) for port in ports]
+    acknowledged: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}  # (game, client id) -> (token, result)
+    game: tuple[str, list[str]] | None = None
+    try:
+        for cycle in range(20):
+            victim = rng.randrange(2)
+            killer = threading.Timer(rng.uniform(0.05, 0.4), os.kill, (procs[victim].pid, signal.SIGKILL))
+            killer.start()
+            try:
+                for n in range(40):
+                    if game is None:
+                        created = call(f"{bases[1 - victim]}/api/games", {
+                            "game": "tomb", "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": rng.randrange(10**6)})
+                        game = created["id"], [s["token"] for s in created["seats"]]
+                    through, token = rng.randrange(2), rng.choice(game[1])
+                    try:
+                        view = call(f"{bases[through]}/api/games/{game[0]}", token=token)
+                        if view["over"]:
+                            game = None
+                            continue
+                        if not view.get("legal"):
+                            continue
+                        client_id = f"c{cycle}-{n}"
+                        answer = call(f"{bases[through]}/api/games/{game[0]}/actions", {
+                            "client_id": client_id, "version": view["version"], "action": rng.choice(view["legal"])},
+                            token)
+                        acknowledged[(game[0], client_id)] = (token, answer["result"])
+                    except urllib.error.HTTPError as exc:
+                        assert exc.code == 409, exc.read()  # stale: the other process moved it meanwhile
+                    except CUT_OFF:
+                        assert through == victim, "the survivor stopped serving"
+            finally:
+                killer.cancel()
+                kill(procs[victim])
+            procs[victim] = start(pg, ports[victim], wait=30, args=UNLIMITED)
+            for (game_id, client_id), (token, result) in acknowledged.items():
+                again = call(f"{bases[rng.randrange(2)]}/api/games/{game_id}/actions",
+                             {"client_id": client_id, "version": 0, "action": result["action"]}, token)
+                assert again["result"] == dict(result, repeated=True)
+        assert len(acknowledged) >= 20  # the kills did not stop all progress
+    finally:
+        for proc in procs:
+            kill(proc)

@@ -15,8 +15,8 @@ game nobody uses is let go:
   would only bring it back at once.
 
 Dropping a game takes its lock without waiting and removes it from the map. Whoever holds
-a game checks, once it has the lock, that it is still the one in the map (``GameService``
-does: ``_current``, ``act``, ``_take_now``), so a dropped game is never written to again;
+a game checks, once it has the lock, that it is still the one in the map (``copies.Copies``
+does: ``current``, ``take_now``), so a dropped game is never written to again;
 the next request loads a new copy from the log. A load that read the log before the game
 was dropped could put a copy older than the log back in the map: loads are counted per
 game, and a load that saw a drop of its game meanwhile reads the log again.

@@ -132,17 +132,17 @@ class Copies:
 
     def hear(self, game_id: str, version: int, rematch: bool = False) -> bool:
         """Another process committed the game's entry ``version`` (or claimed its
-        ``rematch``): whether the copy here is behind (then it is noted, and caught up at
-        its next use). A game not in memory needs nothing: its next load reads the log."""
+        ``rematch``): a copy here that is behind is noted, and caught up at its next use.
+        Whether there is a copy here: its connections are to be told, even if it has
+        caught up already (a bot's turn, a view or an action here may have read the entry
+        first, and those do not tell everyone). A game not in memory needs nothing: its
+        next load reads the log."""
         live = self.games.get(game_id)
         if live is None:
             return False
         if rematch:
             self.reread.add(game_id)
-            return True
-        if live.version >= version:
-            return False
-        if self.heard.get(game_id, -1) < version:
+        elif live.version < version and self.heard.get(game_id, -1) < version:
             self.heard[game_id] = version
         return True
 

@@ -256,7 +256,7 @@ class GameService:
         token, gets none and starts nothing). A chosen seed is not carried over (only the
         set-up's own keys are), so a rematch can set a record; a daily challenge has none.
         Its tokens are derived (``seating.rematch_token``); ``new``: made by this request."""
-        with self.copies.current(game_id) as live:
+        with self.copies.current(game_id, catch_up=True) as live:  # it may have ended in another process
             seat = live.seat_of(token)  # 401/403: only a player of the game starts or joins its rematch
             if live.row.daily is not None:
                 raise ServiceError(409, "daily", f"a daily challenge has no rematch: {live.row.daily}'s "
