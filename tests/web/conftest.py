@@ -50,15 +50,30 @@ def need_browser() -> None:
 @pytest.fixture(scope="session")
 def server() -> Iterator[str]:
     """``mummy serve`` on a fresh SQLite file; yields its base URL."""
-    with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        # Every page from one address; a loaded machine may take a while to start it.
-        proc = start(f"sqlite:///{Path(tmp) / 'web.db'}", port, wait=60, args=UNLIMITED)
-        try:
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            proc.kill()
-            proc.wait()
+    yield from served()
+
+
+def served(env: dict[str, str] | None = None) -> Iterator[str]:
+    """``mummy serve`` on a fresh SQLite file, with ``env`` added to its environment
+    while it starts (it inherits it); yields its base URL."""
+    saved = {k: os.environ.get(k) for k in env or {}}
+    os.environ.update(env or {})
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            port = free_port()
+            # Every page from one address; a loaded machine may take a while to start it.
+            proc = start(f"sqlite:///{Path(tmp) / 'web.db'}", port, wait=60, args=UNLIMITED)
+            try:
+                yield f"http://127.0.0.1:{port}"
+            finally:
+                proc.kill()
+                proc.wait()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 class _Chromium:

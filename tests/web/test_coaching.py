@@ -10,19 +10,15 @@ screen and the Review view at 1366x768 and 390x844 go to ``test-artifacts/``."""
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mummy.bots.registry import make_agent
 from mummy.games import KINDS
-from mummy.server.process import UNLIMITED, free_port, start
-from tests.web.conftest import ARTIFACTS, Watched, api, create, watched
+from tests.web.conftest import ARTIFACTS, Watched, api, create, served, watched
 from tests.web.test_a11y import scan
 
 DESKTOP = {"width": 1366, "height": 768}
@@ -33,23 +29,7 @@ SEED = 2024
 @pytest.fixture(scope="module")
 def coaching_server() -> Iterator[str]:
     """``mummy serve`` with the quick analysis at normal priority, on a fresh database."""
-    saved = {k: os.environ.get(k) for k in ("MUMMY_ANALYSIS", "MUMMY_ANALYSIS_NICE")}
-    os.environ.update(MUMMY_ANALYSIS="quick", MUMMY_ANALYSIS_NICE="0")
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            port = free_port()
-            proc = start(f"sqlite:///{Path(tmp) / 'coach.db'}", port, wait=60, args=UNLIMITED)
-            try:
-                yield f"http://127.0.0.1:{port}"
-            finally:
-                proc.kill()
-                proc.wait()
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    yield from served({"MUMMY_ANALYSIS": "quick", "MUMMY_ANALYSIS_NICE": "0"})
 
 
 @pytest.fixture
