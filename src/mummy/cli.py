@@ -134,6 +134,9 @@ def _serve_parser(sub: Any) -> None:
     serve.add_argument("--previews-overall", metavar="RATE", help="previews the whole server answers")
     serve.add_argument("--workers", type=int, default=1, metavar="N",
                        help="server processes sharing the port (PostgreSQL only; docs/deploy.md)")
+    serve.add_argument("--log-format", choices=("text", "json"), default=None,
+                       help="log lines on standard error: text, or one JSON object per line (default: "
+                            "$MUMMY_LOG_FORMAT, else text; docs/deploy.md §7)")
     serve.set_defaults(run=_serve)
 
 
@@ -341,6 +344,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn  # noqa: F401  (only to say so when the server's dependencies are missing)
 
+        from mummy.server import logs
         from mummy.server.app import create_app
         from mummy.server.limits import Limits
         from mummy.server.supervisor import needs_postgres, run_workers, serve
@@ -348,9 +352,15 @@ def _serve(args: argparse.Namespace) -> int:
         print("mummy serve: the server's dependencies are missing; they come with the package: pip install mummy",
               file=sys.stderr)
         return 2
-    if args.workers < 1 or (args.workers > 1 and needs_postgres(args.db)):
-        print(f"mummy serve: {needs_postgres(args.db) or '--workers is 1 or more'}", file=sys.stderr)
+    try:
+        log_format = logs.configure(args.log_format)  # before the database: its errors are lines too
+    except ValueError as exc:  # MUMMY_LOG_FORMAT names no format
+        print(f"mummy serve: {exc}", file=sys.stderr)
         return 2
+    say = _serve_say(log_format)
+    db = _shown_url(args.db)
+    if args.workers < 1 or (args.workers > 1 and needs_postgres(args.db)):
+        return say(needs_postgres(db) or "--workers is 1 or more", error=True)
     hosts = list(dict.fromkeys(args.allowed_host or [args.host, "localhost", "127.0.0.1"]))
     if args.host in ("0.0.0.0", "::") and not args.allowed_host:
         hosts = ["*"]  # every address of the machine: its names are not known here
@@ -360,29 +370,55 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         app = create_app(args.db, limits=limits)  # migrates, once for every worker
     except ValueError as exc:  # a rate that is not one
-        print(f"mummy serve: {exc}", file=sys.stderr)
-        return 2
+        return say(str(exc), error=True)
     except ImportError as exc:  # e.g. PostgreSQL without its driver
-        print(f"mummy serve: {exc.msg}; for PostgreSQL: pip install 'mummy[postgres]'", file=sys.stderr)
-        return 2
+        return say(f"{exc.msg}; for PostgreSQL: pip install 'mummy[postgres]'", error=True)
     except Exception as exc:  # an unreachable or unusable database
-        print(f"mummy serve: cannot use the database {args.db}: {exc}", file=sys.stderr)
-        return 2
+        return say(f"cannot use the database {db}: {exc}", error=True)
     checked = "any Host header (--allowed-host NAME to check it)" if not limits.allowed_hosts else \
         "Host: " + ", ".join(limits.allowed_hosts)
     processes = f"; {args.workers} processes" if args.workers > 1 else ""
-    print(f"mummy: open http://{args.host}:{args.port}/ in a browser to play (database {args.db}{processes}; "
-          f"{checked}; API schema at /openapi.json; Ctrl+C stops)", flush=True)
+    say(f"open http://{args.host}:{args.port}/ in a browser to play (database {db}{processes}; "
+        f"{checked}; API schema at /openapi.json; Ctrl+C stops)")
     if args.workers == 1:
         serve(app, limits, host=args.host, port=args.port)
         return 0
     app.state.service.engine.dispose()  # the workers make their own
     try:
-        run_workers(args.db, limits, args.host, args.port, args.workers)
+        run_workers(args.db, limits, args.host, args.port, args.workers, log_format)
     except (OSError, ValueError) as exc:  # the port is taken, or a rate is not one
-        print(f"mummy serve: {exc}", file=sys.stderr)
-        return 2
+        return say(str(exc), error=True)
     return 0
+
+
+def _serve_say(log_format: str) -> Callable[..., int]:
+    """How ``mummy serve`` says that it started, or why it cannot: in text, a line of its
+    own (on standard output, or on standard error for a refusal), as ever; in JSON, a
+    line of the log (logger ``mummy.serve``), so that standard error holds JSON only.
+    Answers the exit status: 2 for a refusal."""
+    import logging
+
+    def say(message: str, error: bool = False) -> int:
+        if log_format == "json":
+            logging.getLogger("mummy.serve").log(logging.ERROR if error else logging.INFO, message)
+        elif error:
+            print(f"mummy serve: {message}", file=sys.stderr)
+        else:
+            print(f"mummy: {message}", flush=True)
+        return 2 if error else 0
+
+    return say
+
+
+def _shown_url(url: str) -> str:
+    """A database URL as it may be printed and logged: its password hidden."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
 
 
 def _verify(args: argparse.Namespace) -> int:

@@ -23,6 +23,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from mummy.bots.registry import make_agent
+from mummy.games import KINDS
 from mummy.server.process import UNLIMITED, call, free_port, start
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -251,3 +253,19 @@ def play_to_end(base: str, body: dict[str, Any] | None = None, daily: str | None
                      {"client_id": f"t{n}", "version": view["version"], "action": view["legal"][0]}, token)
         view = answer["state"]
     raise AssertionError("the game did not end")
+
+
+def play_greedy_tomb(base: str, game_id: str, token: str, seed: int) -> None:
+    """Play a solo Tomb game on map1 (created on ``seed``) to its end: the greedy bot
+    chooses on a copy of the game and each move goes over HTTP. A real game, with a real
+    score and real mistakes, for the results screen's pictures and the review to find."""
+    tomb = KINDS["tomb"]
+    mirror = tomb.new(seed, {"map": "map1", "mode": "standard"}, ["Jane"])
+    bot = make_agent("tomb", "greedy", 7)
+    version = 0  # solo and without bots: every action is one version
+    while not mirror.is_over:
+        text = tomb.text(mirror, 0, bot.act(mirror, 0))
+        tomb.apply(mirror, 0, text)
+        api(base, f"/api/games/{game_id}/actions", {"client_id": f"g{version}", "version": version, "action": text},
+            token=token)
+        version += 1

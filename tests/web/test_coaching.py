@@ -18,7 +18,7 @@ import pytest
 
 from mummy.bots.registry import make_agent
 from mummy.games import KINDS
-from tests.web.conftest import ARTIFACTS, Watched, api, create, served, watched
+from tests.web.conftest import Watched, api, create, play_greedy_tomb, served, shot, watched
 from tests.web.test_a11y import scan
 
 DESKTOP = {"width": 1366, "height": 768}
@@ -42,26 +42,12 @@ def phone(browser: Any, coaching_server: str) -> Iterator[Watched]:
     yield from watched(browser, coaching_server, PHONE)
 
 
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-
-
 def greedy_game(base: str, seed: int = SEED) -> tuple[str, str]:
     """A solo Tomb game on map1 on a chosen seed, played to its end over HTTP by the greedy
     bot on a mirror of it (a real game, with mistakes for a review to find)."""
     created = create(base, {"game": "tomb", "seats": [{"name": "Jane"}], "seed": seed})
     game_id, token = created["id"], created["seats"][0]["token"]
-    tomb = KINDS["tomb"]
-    mirror = tomb.new(seed, {"map": "map1", "mode": "standard"}, ["Jane"])
-    bot = make_agent("tomb", "greedy", 7)
-    version = 0
-    while not mirror.is_over:
-        text = tomb.text(mirror, 0, bot.act(mirror, 0))
-        tomb.apply(mirror, 0, text)
-        api(base, f"/api/games/{game_id}/actions", {"client_id": f"g{version}", "version": version, "action": text},
-            token=token)
-        version += 1
+    play_greedy_tomb(base, game_id, token, seed)
     return game_id, token
 
 

@@ -32,9 +32,15 @@ def _exact(seed: int) -> Any:
     return ValueTreasureAgent(seed)
 
 
+def _seated(planner: type[StrongTombAgent | ExpertTombAgent]) -> Any:
+    """A planning bot in a seat of its own: after a restart it rebuilds its plan from its
+    seat's moves (``resume``, :class:`~mummy.bots.tomb.Planner`)."""
+    return lambda seed: planner(seed, resume=True)
+
+
 AGENTS: Final[dict[str, dict[str, Any]]] = {
-    "tomb": {"random": RandomTombAgent, "greedy": GreedyTombAgent, "strong": StrongTombAgent, "expert": ExpertTombAgent,
-             "mcts": _mcts},
+    "tomb": {"random": RandomTombAgent, "greedy": GreedyTombAgent, "strong": _seated(StrongTombAgent),
+             "expert": _seated(ExpertTombAgent), "mcts": _mcts},
     "treasure": {"random": RandomTreasureAgent, "greedy": GreedyTreasureAgent, "strong": StrongTreasureAgent,
                  "exact": _exact, "mcts": _mcts},
 }
@@ -54,7 +60,9 @@ def bot_names(game: str) -> list[str]:
 
 def make_agent(game: str, name: str, seed: int = 0) -> Any:
     """A seeded bot for ``game`` ("tomb" or "treasure") by name (random, greedy, strong, mcts; expert
-    for tomb, exact for treasure)."""
+    for tomb, exact for treasure), to play a seat: what it plays is a function of the game
+    (:mod:`mummy.bots.base`), so one made anew in the middle of a game plays on as the one
+    before it would have."""
     if game not in AGENTS:
         raise ValueError(f"unknown game {game!r}; games: {', '.join(AGENTS)}")
     if name not in AGENTS[game]:

@@ -24,7 +24,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from mummy.bots.base import SeededAgent
+from mummy.bots.base import SeededAgent, moves_of
+from mummy.core.errors import IllegalActionError
 from mummy.tomb.actions import ADD, BUY, CHOOSE, DIG, DOWN, END, ERASE, UP, Action
 from mummy.tomb.game import TombGame
 from mummy.tomb.rules import (
@@ -296,33 +297,128 @@ class GreedyTombAgent(SeededAgent):
         return best
 
 
-class StrongTombAgent(SeededAgent):
+class Planner(SeededAgent):
+    """A bot that plans several moves at once and plays them over several calls of ``act``
+    (the strong and expert bots plan a round), the rest of the plan kept between calls.
+
+    What it plays must be a function of the game, as a seeded agent's draws are
+    (:mod:`mummy.bots.base`), or a server that rebuilt the game from its log after a
+    restart, with a new agent, would play differently from one that had kept its agent.
+    So a plan is kept with the position it goes on from (the seat and its number of moves):
+
+    * at that position, the plan is this agent's own, made for this game: it goes on;
+    * anywhere else (a new agent on a game under way, or one that has missed moves) the
+      plan is rebuilt: the seat's moves since its last ``end`` or ``buy`` (where every
+      plan ends: the round is over, or a die rolled) are played again by this agent on
+      the game as it stood before them (:meth:`resume`). They are its own moves (a bot's
+      seat is played by nothing else), so it plans the same plans on the way, and stands
+      where an agent that never stopped would stand. Moves it would not have made (a
+      person's seat, a search cut short by the clock) leave it with no plan: it plans
+      afresh, as it would anywhere.
+
+    Keyed by the seat's own moves, not the game's, a plan also survives other seats'
+    moves in between: in the Tomb seats play the round side by side, and whether a
+    person moves before or after a bot changes nothing of what the bot does.
+
+    Rebuilding is for a bot that plays a seat of its own (``resume``; every bot
+    :func:`~mummy.bots.registry.make_agent` makes, as the server, the simulator and the
+    terminal seat them). An agent asked about someone else's moves (a person's hint, a
+    review: ``mummy.analysis``) would only replay a search to find that they are not its
+    own, so by default it plans afresh at once, as it would after replaying. (An agent
+    that never stops, as in a simulation, never replays at all: the results are the same
+    either way.)
+
+    Subclasses choose in :meth:`choose`, taking the next step of ``self._plan`` while it
+    holds."""
+
+    name = "planner"
+
+    def __init__(self, seed: int = 0, time_limit: float | None = None, resume: bool = False) -> None:
+        super().__init__(seed, time_limit)
+        #: Whether to rebuild a plan by replaying the seat's moves (:meth:`resume`): for a
+        #: bot whose seat's moves are all its own (see the class's docstring).
+        self.resume_plans = resume
+        self._plan: list[Action] = []
+        self._at: tuple[int, int] | None = None  # (seat, its moves) where the plan goes on
+
+    def act(self, game: TombGame, seat: int) -> Action:
+        here = (seat, moves_of(game, seat))
+        if self._at != here:
+            self.forget()
+            if self.resume_plans and self.resume(game, seat):
+                self.reseed(game, seat)  # the replay drew from the stream: this decision's own again
+        action = self.choose(game, seat)
+        if action.kind in (END, BUY):
+            self._plan = []  # a round's end or a die's roll ends every plan
+        self._at = (seat, here[1] + 1)
+        return action
+
+    def choose(self, game: TombGame, seat: int) -> Action:
+        """This decision, with the plan as an agent that played the game so far has it."""
+        raise NotImplementedError
+
+    def forget(self) -> None:
+        """No plan: the next decision plans afresh."""
+        self._plan = []
+        self._at = None
+
+    def resume(self, game: TombGame, seat: int) -> bool:
+        """Rebuild the plan by playing the seat's moves since its last ``end`` or ``buy``
+        again, on the game as it stood before them (set up from the seed and the history
+        before them; the game itself is not touched). Whether there were any; if one of
+        them is not what this agent plays there, it is left with no plan."""
+        history = game.history
+        first = None
+        for i in range(len(history) - 1, -1, -1):
+            who, action = history[i]
+            if who != seat:
+                continue
+            if action.kind in (END, BUY):
+                break
+            first = i
+        if first is None:
+            return False
+        board = TombGame(game.seed, game.players, shared_buys=game.shared_buys)
+        try:
+            for who, action in history[:first]:
+                board.apply(who, action)
+            for who, action in history[first:]:
+                if who == seat and self.act(board, seat) != action:
+                    self.forget()
+                    return True
+                board.apply(who, action)
+        except IllegalActionError:  # a history that does not replay from the seed (a search copy)
+            self.forget()
+            return True
+        if board.sheets[seat] != game.sheets[seat]:
+            self.forget()
+        return True
+
+
+class StrongTombAgent(Planner):
     """Beam search over the whole round, scored by :func:`evaluate`."""
 
     name = "strong"
 
     def __init__(self, seed: int = 0, time_limit: float | None = None, beam: int = 14,
                  branch: int = 36, depth: int = 7, weights: Weights = W, choose_any: bool = True,
-                 buy: bool = True) -> None:
-        super().__init__(seed, time_limit)
+                 buy: bool = True, resume: bool = False) -> None:
+        super().__init__(seed, time_limit, resume)
         self.beam = beam
         self.branch = branch
         self.depth = depth
         self.weights = weights
         self.choose_any = choose_any
         self.buy = buy
-        self._plan: list[Action] = []
-        self._plan_key: tuple[int, int, int] = (-1, -1, -1)
 
-    def act(self, game: TombGame, seat: int) -> Action:
+    def choose(self, game: TombGame, seat: int) -> Action:
         legal = game.legal_actions(seat)
         if len(legal) == 1:
+            self._plan = []  # a forced move: the next decision plans afresh
             return legal[0]
-        key = (seat, game.round, len(game.history))
-        if self._plan and self._plan_key == key and game.is_legal(seat, self._plan[0]):
-            action = self._plan.pop(0)
-            self._plan_key = (seat, game.round, len(game.history) + 1)
-            return action
+        if self._plan and game.is_legal(seat, self._plan[0]):
+            return self._plan.pop(0)
+        self._plan = []
         value, plan = self._search(game, seat)
         if self.buy and any(a.kind == BUY for a in legal):
             # A die rolled for 2 coins is a chance event: buy when the average best round
@@ -337,7 +433,6 @@ class StrongTombAgent(SeededAgent):
         if not plan:
             return legal[0]
         self._plan = plan[1:]
-        self._plan_key = (seat, game.round, len(game.history) + 1)
         return plan[0]
 
     def _candidates(self, game: TombGame, seat: int, seq: list[Action], everything: bool) -> list[Action]:
@@ -424,4 +519,4 @@ class StrongTombAgent(SeededAgent):
         return best
 
 
-__all__ = ["GreedyTombAgent", "RandomTombAgent", "StrongTombAgent", "Weights", "evaluate", "gain"]
+__all__ = ["GreedyTombAgent", "Planner", "RandomTombAgent", "StrongTombAgent", "Weights", "evaluate", "gain"]

@@ -31,8 +31,7 @@ import time
 from dataclasses import dataclass
 from random import Random
 
-from mummy.bots.base import SeededAgent
-from mummy.bots.tomb import StrongTombAgent, W, Weights, evaluate
+from mummy.bots.tomb import Planner, StrongTombAgent, W, Weights, evaluate
 from mummy.tomb.actions import BUY, DIG, DOWN, END, ERASE, UP, Action
 from mummy.tomb.game import TombGame
 from mummy.tomb.rules import ROUNDS
@@ -165,31 +164,35 @@ def next_round_value(after: TombGame, round_no: int, size: Beam, rng: Random, we
     return total
 
 
-class ExpertTombAgent(SeededAgent):
+class ExpertTombAgent(Planner):
     """The strong bot's round plans, chosen by their expected value after the next round's
-    dice (see the module's docstring)."""
+    dice (see the module's docstring). Its plans, and those of the strong bot it defers
+    to, are rebuilt from the game when it did not make them itself (:class:`Planner`)."""
 
     name = "expert"
 
     def __init__(self, seed: int = 0, time_limit: float | None = None, candidates: int = 6,
-                 outer: Beam = OUTER, inner: Beam = INNER, weights: Weights = W) -> None:
-        super().__init__(seed, time_limit)
+                 outer: Beam = OUTER, inner: Beam = INNER, weights: Weights = W, resume: bool = False) -> None:
+        super().__init__(seed, time_limit, resume)
         self.candidates = candidates
         self.outer = outer
         self.inner = inner
         self.weights = weights
+        # It plays some of this bot's moves; this bot replays them (its own and the strong's).
         self.strong = StrongTombAgent(seed, time_limit, beam=outer.beam, branch=outer.branch,
-                                      depth=outer.depth, weights=weights)
-        self._plan: list[Action] = []
-        self._plan_key: tuple[int, int, int] = (-1, -1, -1)
+                                      depth=outer.depth, weights=weights, resume=False)
 
-    def act(self, game: TombGame, seat: int) -> Action:
+    def forget(self) -> None:
+        super().forget()
+        self.strong.forget()
+
+    def choose(self, game: TombGame, seat: int) -> Action:
         legal = game.legal_actions(seat)
         if len(legal) == 1:
+            self._plan = []  # a forced move: the next decision plans afresh
             return legal[0]
-        if self._plan and self._plan_key == (seat, game.round, len(game.history)) \
-                and game.is_legal(seat, self._plan[0]):
-            return self._next(game, seat)
+        if self._plan and game.is_legal(seat, self._plan[0]):
+            return self._plan.pop(0)
         self._plan = []
         sheet = game.sheets[seat]
         if sheet.phase != PLAY or game.round >= ROUNDS or _finished(sheet):
@@ -203,12 +206,7 @@ class ExpertTombAgent(SeededAgent):
         self._plan = self._best(game, seat, plans, deadline)
         if not self._plan:
             return self.strong.act(game, seat)  # only unusual moves are left
-        return self._next(game, seat)
-
-    def _next(self, game: TombGame, seat: int) -> Action:
-        action = self._plan.pop(0)
-        self._plan_key = (seat, game.round, len(game.history) + 1)
-        return action
+        return self._plan.pop(0)
 
     def _buys(self, game: TombGame, seat: int, value: float, deadline: float | None, cache: Cache) -> bool:
         """A die rolled for 2 coins is a chance event (T4.3): buy when the best round,

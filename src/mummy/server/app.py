@@ -27,6 +27,7 @@ from mummy.server.hub import MAX_MESSAGE as MAX_MESSAGE  # the websocket limits:
 from mummy.server.hub import MAX_RATE as MAX_RATE
 from mummy.server.hub import Hub
 from mummy.server.limits import Guard, Limits, Shunned
+from mummy.server.logs import RequestFields
 from mummy.server.play import Play, Workers
 from mummy.server.routes import analysis, boards, companion, games, maps, pages, printing
 from mummy.server.service import GameService
@@ -83,13 +84,15 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
     app.state.assets = pages.make_assets(app.state.content)  # versions for caching: routes/pages.py
     app.state.shunned = Shunned(limits.shun_after)  # shared with the socket: limits.uvicorn_options
     handlers.install(app)
-    # Outermost first: the Host check, then the security headers, the size bounds and the
-    # rate limits (before a body is parsed: a refused request costs little), then the
-    # compression of what the app answers (HTTP only: websockets pass through it).
+    # Outermost first: the fields of the log lines (``logs``), the Host check, then the
+    # security headers, the size bounds and the rate limits (before a body is parsed: a
+    # refused request costs little), then the compression of what the app answers (HTTP
+    # only: websockets pass through it).
     app.add_middleware(CompressMiddleware, minimum_size=COMPRESS_FROM)
     app.add_middleware(Guard, limits=limits, shunned=app.state.shunned)
     if limits.allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(limits.allowed_hosts))
+    app.add_middleware(RequestFields)
     app.mount("/static", pages.static_files(app.state.assets), name="static")
     for router in (pages.router, games.router, boards.router, companion.router, printing.router, maps.router,
                    sockets.router):

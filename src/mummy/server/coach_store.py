@@ -5,14 +5,22 @@ Par and the hints' mark are JSON in columns the games already have (``marks``): 
 finished game's ``result`` and its set-up, ``config``. So no migration, and "my games"
 (which reads the stored result) shows them as it is. A day's board by par reads the day's
 entries with their games' results.
+
+Several processes may hold a copy of the game in memory (issue 16), and each copy's views
+show the par and the mark it read. So on PostgreSQL a write here tells the other processes,
+in its own transaction, that the game's row changed: the notice migration 0007's trigger
+sends for a rematch claimed (``{game} {version} {origin} rematch``), which the relay hands
+to ``Copies.hear`` as "read the row again", and the copies' ``catch_up`` reads its rematch,
+result and mark. (No migration: a trigger on ``result`` would fire on every game's end,
+already announced by its last log entry.)
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
-from sqlalchemy import Engine, Row, select, true, update
+from sqlalchemy import Engine, Row, TextClause, select, text, true, update
 from sqlalchemy.orm import Session
 
 from mummy.server.models import DailyEntryRow, GameRow, SeatRow
@@ -21,6 +29,12 @@ from mummy.server.writer import WriteLock
 #: A day's entry with its game: (id, place, score, turns, finished, result, name).
 DayRow = Row[str, str | None, int | None, int | None, datetime | None, str | None, str]
 
+#: The other processes are told that a game's row changed (PostgreSQL; see the module):
+#: the payload of migration 0007's notice of a rematch, which they read as "read it again".
+ROW_CHANGED: Final[TextClause] = text(
+    "SELECT pg_notify('mummy', id || ' ' || version || ' ' || coalesce(current_setting('mummy.origin', true), '') "
+    "|| ' rematch') FROM games WHERE id = :game_id")
+
 
 class CoachStore:
     """Coaching's reads and writes on one engine, under the process's write lock."""
@@ -28,6 +42,12 @@ class CoachStore:
     def __init__(self, engine: Engine, writes: WriteLock) -> None:
         self.engine = engine
         self.writes = writes
+        self.shared = engine.dialect.name == "postgresql"  # other processes may hold the games
+
+    def _changed(self, s: Session, game_id: str) -> None:
+        """Tell the other processes, when the transaction commits, that the game's row changed."""
+        if self.shared:
+            s.execute(ROW_CHANGED, {"game_id": game_id})
 
     def result(self, game_id: str) -> str | None:
         """The game's stored result (JSON text, once over)."""
@@ -44,6 +64,7 @@ class CoachStore:
             new: str = change(old)
             s.execute(update(GameRow).where(GameRow.id == game_id).values(result=new),
                       execution_options={"synchronize_session": False})
+            self._changed(s, game_id)
             return new
 
     def set_config(self, game_id: str, config: str) -> None:
@@ -51,6 +72,7 @@ class CoachStore:
         with self.writes, Session(self.engine) as s, s.begin():
             s.execute(update(GameRow).where(GameRow.id == game_id).values(config=config),
                       execution_options={"synchronize_session": False})
+            self._changed(s, game_id)
 
     def unrank(self, game_id: str) -> None:
         """Take a game off the all-time boards (a hint given: another process may have
@@ -73,4 +95,4 @@ class CoachStore:
             return list(s.execute(query).all())
 
 
-__all__ = ["CoachStore", "DayRow"]
+__all__ = ["ROW_CHANGED", "CoachStore", "DayRow"]

@@ -182,14 +182,15 @@ class Coach:
         done in a thread (:meth:`ended`), so the loop never waits for it."""
         try:
             self.loop = asyncio.get_running_loop()
-            self.loop.run_in_executor(None, self.ended, game_id).add_done_callback(self._logged)
+            self.loop.run_in_executor(None, self.ended, game_id).add_done_callback(
+                functools.partial(self._logged, game_id))
         except RuntimeError:  # no running loop (a caller outside the app): do it here
             self.ended(game_id)
 
     @staticmethod
-    def _logged(done: asyncio.Future[Any]) -> None:
+    def _logged(game_id: str, done: asyncio.Future[Any]) -> None:
         if not done.cancelled() and done.exception() is not None:
-            log.error("after the end of a game: %r", done.exception())
+            log.error("after the end of game %s: %r", game_id, done.exception(), extra={"game": game_id})
 
     def ended(self, game_id: str) -> None:
         """A game has ended: its hints' mark goes into its stored result (for "my games")
@@ -223,10 +224,8 @@ class Coach:
             self._store_par(wanted.game_id, against(wanted.kind, wanted.config, wanted.final, known))
             return None
         key = ("par", *wanted.key)
-        if wanted.game_id in self._par_waiting:  # this game waits on the job already (asked again)
-            job = self.pars.find(key)
-            if job is not None:
-                return job
+        if wanted.game_id in self._par_waiting:  # this game waits on the job already (asked again):
+            return self.pars.find(key)  # None once it has ended, while its thread stores its par
         self._par_waiting.add(wanted.game_id)
         job = self.pars.submit(key, "par", (wanted.record, wanted.config, 0, self.effort),
                                functools.partial(self._par_done, wanted))
@@ -239,17 +238,26 @@ class Coach:
         return job
 
     def _par_done(self, wanted: ParWanted, job: Job) -> None:
-        self._par_waiting.discard(wanted.game_id)
-        if job.state != "done":
-            self._par_refused.put(wanted.game_id, f"par could not be computed: {job.error}")
-            return
-        self._pars.put(wanted.key, job.result)
-        self._store_par(wanted.game_id, against(wanted.kind, wanted.config, wanted.final, job.result))
+        """A par job has ended (in its lane's thread): its par stored, or its failure kept,
+        before the game stops waiting on it (until then it is answered as running)."""
+        try:
+            if job.state != "done":
+                self._par_refused.put(wanted.game_id, f"par could not be computed: {job.error}")
+                return
+            self._pars.put(wanted.key, job.result)
+            self._store_par(wanted.game_id, against(wanted.kind, wanted.config, wanted.final, job.result))
+        finally:
+            self._par_waiting.discard(wanted.game_id)
 
     def _store_par(self, game_id: str, par: dict[str, Any]) -> None:
         """Keep the par in the game's stored result, in memory too, and send the game's
-        pages its view again (the view carries ``par`` from now on)."""
+        pages its view again (the view carries ``par`` from now on). The other processes
+        are told by the store (``CoachStore``), and read it again (``Copies.reread_row``)."""
         self._remember(game_id, self.store.update_result(game_id, lambda old: with_marks(old, **{PAR: par})))
+        self._tell(game_id)
+
+    def _tell(self, game_id: str) -> None:
+        """Send the game's pages here its view again."""
         loop = self.loop
         if loop is not None and game_id in self.hub.rooms:
             asyncio.run_coroutine_threadsafe(self.hub.broadcast(self.service, game_id), loop)
@@ -275,9 +283,17 @@ class Coach:
             if len(live.seats) != 1 or live.seats[0].bot is not None:
                 raise ServiceError(409, "not_solo", "par is for a person's solo game: in a game of several "
                                    "players the others' moves are part of it")
-            stored = par_of(live.row.result) or par_of(self.store.result(game_id))
+            stored = par_of(live.row.result)
+            # Not in the copy: another process may have stored it since the copy was read,
+            # and its notice may have been lost (its listening broke): the stored result says.
+            result = self.store.result(game_id) if stored is None else None
+            if stored is None:
+                stored = par_of(result)
             wanted = self._par_wanted(live) if stored is None else None
         if stored is not None:
+            if result is not None:  # the copy had none: it keeps it, and the game's pages here are told
+                self._remember(game_id, result)
+                self._tell(game_id)
             return {"status": "done", PAR: stored}
         assert wanted is not None
         job = self.pars.find(("par", *wanted.key))
@@ -286,8 +302,13 @@ class Coach:
             stored = par_of(self.store.result(game_id))
             if stored is not None:
                 return {"status": "done", PAR: stored}
-        if job is not None:
+        if job is not None and job.state in ("queued", "running"):
             return {**job.status(), "ahead": self.pars.ahead(job)}
+        if job is not None or game_id in self._par_waiting:
+            # Its job has just ended: its lane's thread is storing the par (or the failure)
+            # now. "done" would be a par the page cannot find yet.
+            progress = job.status() if job is not None else {"done": 0, "total": 0}
+            return {**progress, "status": "running", "ahead": 0}
         refused = self._par_refused.get(game_id)
         return {"status": "busy", "message": refused} if refused else {"status": "none"}
 

@@ -14,7 +14,8 @@ a cache of the log, and it may be behind it:
 * another process's commits are heard of (``relay``, PostgreSQL's ``NOTIFY``):
   :meth:`Copies.hear` notes the version, so that the event loop's fast path
   (:meth:`Copies.take_now`) hands a copy known to be behind to a thread, which catches
-  it up first;
+  it up first; a game's row changed elsewhere (a rematch claimed, par or a hint's mark
+  stored by coaching) is read again the same way (:meth:`Copies.reread_row`);
 * a write that finds its place taken anyway (a race between two processes) is
   :class:`Lost`: the copy, which has the action applied, is dropped, and the action is
   checked again on a copy rebuilt from the log (``GameService.act``).
@@ -27,11 +28,16 @@ so a copy let go is never written to again.
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Callable, Iterator
+
+from sqlalchemy import select
 
 from mummy.server.cache import LiveCache
 from mummy.server.errors import ServiceError
 from mummy.server.live import LiveGame
+from mummy.server.marks import HINTS
+from mummy.server.models import GameRow
 from mummy.server.repository import Repository
 
 
@@ -60,7 +66,8 @@ class Copies:
         #: Game id -> the newest version another process is known to have committed, for
         #: the copies here that are behind it (written by the relay's thread, read anywhere).
         self.heard: dict[str, int] = {}
-        #: Games whose row changed in another process (a rematch claimed): read again.
+        #: Games whose row changed in another process (a rematch claimed, coaching's marks):
+        #: read again (:meth:`reread_row`).
         self.reread: set[str] = set()
 
     # -- loading ----------------------------------------------------------------------------
@@ -131,8 +138,9 @@ class Copies:
         return self.heard.get(game_id, -1) > live.version or game_id in self.reread
 
     def hear(self, game_id: str, version: int, rematch: bool = False) -> bool:
-        """Another process committed the game's entry ``version`` (or claimed its
-        ``rematch``): a copy here that is behind is noted, and caught up at its next use.
+        """Another process committed the game's entry ``version`` (or changed its row:
+        ``rematch``, the relay's name for it, also stands for par or a hint's mark stored by
+        coaching): a copy here that is behind is noted, and caught up at its next use.
         Whether there is a copy here: its connections are to be told, even if it has
         caught up already (a bot's turn, a view or an action here may have read the entry
         first, and those do not tell everyone). A game not in memory needs nothing: its
@@ -174,10 +182,9 @@ class Copies:
         version; how many. A copy the log does not replay onto (it cannot happen unless
         the copy was wrong) is dropped, and rebuilt at its next use."""
         game_id = live.row.id
-        if game_id in self.reread:  # its rematch, claimed in another process
+        if game_id in self.reread:  # its row, changed in another process
             self.reread.discard(game_id)
-            live.row.rematch = self.repo.rematch_of(game_id)
-            live.cached_texts.clear()  # the views encoded at this version lack it
+            self.reread_row(live)
         rows = self.repo.entries_since(game_id, live.version)
         try:
             live.follow(rows)
@@ -187,3 +194,23 @@ class Copies:
         if self.heard.get(game_id, -1) <= live.version:
             self.heard.pop(game_id, None)
         return len(rows)
+
+    def reread_row(self, live: LiveGame) -> None:
+        """Read again (its lock held) what another process may change in a game's row after
+        it was created: its rematch, claimed; its stored result, where coaching keeps par
+        and the hints' mark; and its set-up's count of hints given (a hinted game never
+        ranks, so the process that ends it must know). The views encoded at this version
+        lack them: they are made again."""
+        with self.repo.engine.connect() as conn:
+            row = conn.execute(select(GameRow.rematch, GameRow.result, GameRow.config)
+                               .where(GameRow.id == live.row.id)).one_or_none()
+        if row is None:
+            return
+        live.row.rematch = row.rematch
+        if row.result is not None:  # written with the last entry, then rewritten by coaching only
+            live.row.result = row.result
+        hints = int((json.loads(row.config) if row.config else {}).get(HINTS) or 0)
+        if hints > int(live.config.get(HINTS) or 0):  # counted up in another process
+            live.config[HINTS] = hints
+            live.row.config = json.dumps(live.config)
+        live.cached_texts.clear()

@@ -11,6 +11,12 @@ broadcast, and the bots waited on the player. Here nothing waits on a client:
 * a connection whose outbox is full is closed ("too slow to read"), whatever was queued
   is thrown away: updates carry the whole state, so a reconnect (or ``sync``) loses
   nothing;
+* the states a connection is sent never go back a version, wherever they come from (a
+  broadcast of this process's move or of another process's, heard by the relay; the
+  answer to a resync; the state that comes with a refusal), though they are made in
+  different tasks and threads and may finish in any order: each connection keeps the
+  newest version it was given, and what is older is not sent (a refusal goes without
+  its state);
 * every send and every close has a deadline, and a connection that misses one is
   *aborted*: its transport is dropped at once, unsent bytes and all. ASGI has no abort,
   and a ``websocket.close`` is a message that must be written like any other (uvicorn
@@ -164,7 +170,9 @@ class Connection:
         self._outbox: deque[str] = deque()
         self._queued = 0
         self._update_last = False  # whether the outbox's last message is a state update
-        self._update_version = -1  # the version of the last update queued
+        #: The newest version of a state queued for this connection (an update, a state, a
+        #: refusal's): nothing older goes after it, so the client never steps back.
+        self._update_version = -1
         self._wake = asyncio.Event()
         self._close: tuple[int, str] | None = None
         self._close_by = math.inf  # the loop time by which the close must be out
@@ -182,7 +190,18 @@ class Connection:
         return bool(self._outbox)
 
     def send(self, message: dict[str, Any]) -> bool:
-        """Queue a message (a reply to this connection's own request, or an update)."""
+        """Queue a message (a reply to this connection's own request). A message that
+        carries a state (a refusal comes with the current one) counts as a state of its
+        version: one older than a state already queued goes without it (the refusal still
+        says what was refused; the client has a newer state), and updates older than it
+        are not sent after it."""
+        state = message.get("state")
+        version = state.get("version") if isinstance(state, dict) else None
+        if isinstance(version, int):
+            if version < self._update_version:
+                message = {k: v for k, v in message.items() if k != "state"}
+            else:
+                self._update_version = version
         return self.send_text(encode(message))
 
     def send_update(self, version: int, text: str) -> bool:
@@ -204,9 +223,14 @@ class Connection:
     def send_state(self, version: int, text: str) -> bool:
         """Queue a state of ``version`` (the answer to joining or to a resync): never
         replaced, and an update older than it, from a broadcast that finishes late, is not
-        sent after it (the client would step back a version)."""
+        sent after it (the client would step back a version). A state older than one
+        already queued (a resync's answer, made in a worker thread while a newer update
+        went out) is not sent at all, for the same reason: ``False``. (The first state of
+        a connection always goes: nothing is queued for it before.)"""
+        if version < self._update_version:
+            return False
         queued = self.send_text(text)
-        self._update_version = max(self._update_version, version)
+        self._update_version = version
         return queued
 
     def send_text(self, text: str) -> bool:
@@ -229,7 +253,8 @@ class Connection:
         if self.closing:
             return
         if code not in (CLOSE_NORMAL, CLOSE_POLICY) or reason:  # one line per connection at most
-            log.info("websocket from %s closed: %d %s", self.address or "?", code, reason)
+            log.info("websocket from %s closed: %d %s", self.address or "?", code, reason,
+                     extra={"client": self.address, "code": code, "reason": reason})
         if not flush:
             self._outbox.clear()
             self._queued = 0
@@ -273,7 +298,8 @@ class Connection:
                     await self._wake.wait()
         except TimeoutError:
             if self._close is None:
-                log.info("websocket from %s aborted: too slow to read", self.address or "?")
+                log.info("websocket from %s aborted: too slow to read", self.address or "?",
+                         extra={"client": self.address, "code": None, "reason": "too slow to read"})
             self.abort()
         except Exception:  # the client went away under a send (WebSocketDisconnect, OSError)
             self.left()

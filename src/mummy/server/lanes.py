@@ -159,7 +159,8 @@ class Lane:
             try:
                 kind, value = self._execute(job)
             except Exception as exc:  # a bug of the lane itself: the job fails, the lane goes on
-                log.exception("coaching job %s of lane %s", job.name, self.name)
+                log.exception("coaching job %s of lane %s", job.name, self.name,
+                              extra={"job": job.name, "lane": self.name})
                 kind, value = "stopped", f"the analysis failed ({type(exc).__name__})"
             with self._guard:
                 self._jobs.pop(job.key, None)
@@ -196,7 +197,7 @@ class Lane:
             try:
                 then(job)
             except Exception:
-                log.exception("after coaching job %s", job.name)
+                log.exception("after coaching job %s", job.name, extra={"job": job.name, "lane": self.name})
 
     def _progress(self, job: Job) -> Callable[[int, int], None]:
         def progress(done: int, total: int) -> None:

@@ -76,6 +76,13 @@ async def _joined(conn: Connection, hub: Hub, play: Play, game_id: str, token: s
         conn.close(CLOSE_TRY_LATER, refusal)
         return False
     conn.send_state(version, view_message("state", version, text))
+    # The view may have been made in a worker thread while a move was broadcast to the
+    # room, which this connection was not in yet: it would stay a version behind until
+    # the next move. Look again now that it is in (the same version costs nothing: a
+    # view is encoded once per version); anything newer from here on reaches it.
+    newer, text = await play.view_text(game_id, token)
+    if newer > version:
+        conn.send_state(newer, view_message("state", newer, text))
     return True
 
 

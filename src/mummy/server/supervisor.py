@@ -8,9 +8,10 @@ connection to any of them: no sticky sessions are needed.
 
 The parent (``mummy serve``, which has migrated the database once) binds the socket, starts the workers (``spawn``:
 each a fresh interpreter, the socket passed to it), and looks after them: a worker that
-dies is started again, and SIGTERM or SIGINT stops them all gracefully (each closes its
-websockets with 1012, "service restart", finishes its writes, and gives back its bots'
-leases). SQLite serves one process: several workers on it are refused.
+dies is started again (a log line says so), and SIGTERM or SIGINT stops them all
+gracefully (each closes its websockets with 1012, "service restart", finishes its
+writes, and gives back its bots' leases). Each worker writes its log lines in the
+parent's format (``logs``). SQLite serves one process: several workers on it are refused.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import time
 from types import FrameType
 from typing import Any, Final
 
+from mummy.server import logs
 from mummy.server.limits import Limits, RateLimiter
 
 log = logging.getLogger("mummy.server")
@@ -39,15 +41,18 @@ SHORT_LIFE: Final = 5.0
 def serve(app: Any, limits: Limits, *, host: str = "127.0.0.1", port: int = 8000,
           sock: socket.socket | None = None) -> None:
     """Run ``app`` on uvicorn with the settings of ``mummy serve``, on ``host:port`` or on
-    a socket already listening (a worker's)."""
+    a socket already listening (a worker's). uvicorn adds no log handlers of its own: its
+    loggers write through the process's (``logs.configure``, done here if nobody has)."""
     import uvicorn
 
     from mummy.server.hub import MAX_MESSAGE
     from mummy.server.limits import uvicorn_options
 
+    if logs.configured() is None:
+        logs.configure()
     # No permessage-deflate: a state is a few KiB, and compressing every update on the
     # event loop cost more time than anything else the server does per move.
-    options = {"log_level": "warning", "ws_per_message_deflate": False,
+    options = {"log_level": "warning", "log_config": None, "ws_per_message_deflate": False,
                **uvicorn_options(limits, MAX_MESSAGE, app.state.shunned)}
     if sock is None:
         uvicorn.run(app, host=host, port=port, **options)
@@ -74,18 +79,28 @@ def listen(host: str, port: int, backlog: int = 2048) -> socket.socket:
     return sock
 
 
-def worker(db: str, limits: Limits, sock: socket.socket) -> None:
-    """One worker process: the app on the shared socket (the parent has migrated)."""
-    from mummy.server.app import create_app
+def worker(db: str, limits: Limits, sock: socket.socket, log_format: str = "text") -> None:
+    """One worker process: the app on the shared socket (the parent has migrated), its
+    log lines in the parent's format (a fresh interpreter configures its own logging). A
+    worker that cannot start says why in one line of that format, and exits with 1."""
+    logs.configure(log_format)
+    try:
+        from mummy.server.app import create_app
 
-    serve(create_app(db, limits=limits), limits, sock=sock)
+        app = create_app(db, limits=limits)
+    except Exception:
+        log.exception("a worker could not start")
+        sys.exit(1)
+    serve(app, limits, sock=sock)
 
 
 class Supervisor:
     """N worker processes on one socket, started again when one dies (see the module)."""
 
-    def __init__(self, db: str, limits: Limits, sock: socket.socket, workers: int) -> None:
+    def __init__(self, db: str, limits: Limits, sock: socket.socket, workers: int,
+                 log_format: str = "text") -> None:
         self.db = db
+        self.log_format = log_format
         self.limits = limits
         self.sock = sock
         self.count = workers
@@ -98,7 +113,8 @@ class Supervisor:
             self.procs.append(self._spawn())
 
     def _spawn(self) -> tuple[Any, float]:
-        proc = self.context.Process(target=worker, args=(self.db, self.limits, self.sock), name="mummy-worker")
+        proc = self.context.Process(target=worker, args=(self.db, self.limits, self.sock, self.log_format),
+                                    name="mummy-worker")
         proc.start()
         return proc, time.monotonic()
 
@@ -113,8 +129,8 @@ class Supervisor:
             for i, (proc, began) in enumerate(self.procs):
                 if proc.is_alive() or self.stopping:
                     continue
-                print(f"mummy serve: worker {proc.pid} stopped (exit code {proc.exitcode}); starting another",
-                      file=sys.stderr, flush=True)
+                log.warning("worker %s stopped (exit code %s); starting another", proc.pid, proc.exitcode,
+                            extra={"worker": proc.pid, "exit_code": proc.exitcode})
                 if time.monotonic() - began < SHORT_LIFE:
                     time.sleep(SHORT_LIFE)
                 self.procs[i] = self._spawn()
@@ -129,13 +145,14 @@ class Supervisor:
                 proc.join()
 
 
-def run_workers(db: str, limits: Limits, host: str, port: int, workers: int) -> None:
+def run_workers(db: str, limits: Limits, host: str, port: int, workers: int, log_format: str = "text") -> None:
     """``mummy serve --workers N`` on a database the caller has migrated (once: N
     processes migrating at once would race): bind, start and look after N workers until
-    SIGINT or SIGTERM (raises ``OSError`` when the port is taken)."""
+    SIGINT or SIGTERM (raises ``OSError`` when the port is taken). The workers write
+    their log lines in ``log_format``."""
     RateLimiter(limits)  # a rate that is not one fails here, not in every worker
     sock = listen(host, port)
-    supervisor = Supervisor(db, limits, sock, workers)
+    supervisor = Supervisor(db, limits, sock, workers, log_format)
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, supervisor.stop)
     try:

@@ -28,7 +28,7 @@ SEEDS: Final = tuple(range(8000, 8030))
 #: The bot whose mean is a map's difficulty.
 BOT: Final = "strong"
 #: The strong bot's mean score in each band: [low, high). Set around Map 1, the rulebook's
-#: map and the standard one, which measures 164.1: a band is 30 points wide, about five
+#: map and the standard one, which measures 168.6: a band is 30 points wide, about five
 #: times the error of a 30-game mean.
 BANDS: Final = {"easy": (180.0, math.inf), "standard": (150.0, 180.0), "hard": (-math.inf, 150.0)}
 

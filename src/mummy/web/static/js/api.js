@@ -27,6 +27,8 @@ export async function api(path, { method = "GET", body, token } = {}) {
 }
 
 // -- seats held in this browser ("my games") -------------------------------------------------
+// The seats this browser plays. A seat opened here (an invitation link followed, a game
+// made here) is one of them, and stops being an invitation (below) if it was one.
 const SEATS_KEY = "mummy.seats";
 
 export const seats = {
@@ -37,10 +39,43 @@ export const seats = {
     const list = seats.all().filter((s) => s.token !== entry.token);
     list.unshift({ ...entry, added: Date.now() });
     localStorage.setItem(SEATS_KEY, JSON.stringify(list.slice(0, 100)));
+    invites.drop((s) => s.token === entry.token);
   },
   tokenFor(gameId) {
     const found = seats.all().find((s) => s.id === gameId);
     return found ? found.token : null;
+  },
+};
+
+// -- seats made here for other people ----------------------------------------------------------
+// A game made here for several people: the other people's seats, whose tokens the server
+// gives only to the browser that makes the game. Kept apart from this browser's own seats
+// (never played, listed or asked for a rematch as its own), so that the creator can hand a
+// link out again, or take a seat back, later (My games). Each: {id, token, game, seat, name}.
+const INVITES_KEY = "mummy.invites";
+
+export const invites = {
+  all() {
+    try { return JSON.parse(localStorage.getItem(INVITES_KEY) || "[]"); } catch { return []; }
+  },
+  // The seats made here for others in this game, in seat order.
+  of(gameId) {
+    return invites.all().filter((s) => s && s.id === gameId).sort((a, b) => a.seat - b.seat);
+  },
+  add(entries) {
+    const tokens = new Set(entries.map((e) => e.token));
+    const mine = new Set(seats.all().map((s) => s.token));
+    const fresh = entries.filter((e) => !mine.has(e.token)).map((e) => ({ ...e, added: Date.now() }));
+    const list = [...fresh, ...invites.all().filter((s) => s && !tokens.has(s.token))];
+    try { localStorage.setItem(INVITES_KEY, JSON.stringify(list.slice(0, 300))); } catch { /* private mode */ }
+  },
+  // Forget the invitations for which `which(entry)` holds.
+  drop(which) {
+    const list = invites.all();
+    const kept = list.filter((s) => s && !which(s));
+    if (kept.length !== list.length) {
+      try { localStorage.setItem(INVITES_KEY, JSON.stringify(kept)); } catch { /* private mode */ }
+    }
   },
 };
 

@@ -1,6 +1,6 @@
 // The start page (/): a new game, joining by link, this browser's games, the daily
 // challenge and the best scores. Everything goes through the HTTP API (docs/server.md).
-import { api, content, errorText, seats } from "./api.js";
+import { api, content, errorText, invites, seats } from "./api.js";
 import { $, h } from "./dom.js";
 import { titleOf } from "./games.js";
 import { bulb, parLine, signed } from "./par.js";
@@ -180,27 +180,23 @@ async function createGame(event) {
 }
 
 // -- new game: invitations -------------------------------------------------------------------
+// The server gives every person's seat token to this browser alone: the first seat is
+// this browser's own, and the others are kept too, as seats made for others (api.js
+// `invites`), so that their links can be handed out again, or a seat taken back, from My
+// games once this page is left.
 function showCreated(created, game) {
   const people = created.seats.filter((s) => s.token);
   const me = people[0];
   seats.add({ id: created.id, token: me.token, game, seat: me.seat, name: me.name });
+  invites.add(people.slice(1).map((seat) => ({ id: created.id, token: seat.token, game, seat: seat.seat,
+    name: seat.name, invite: seat.invite })));
   if (people.length === 1) {
     location.assign(me.invite);
     return;
   }
   const list = $("invite-list");
-  list.replaceChildren(...people.map((seat, i) => {
-    const url = location.origin + seat.invite;
-    const link = h("a", { class: "invite-link", href: url, "data-seat": String(seat.seat) }, url);
-    const status = h("span", { class: "copy-status muted", role: "status" });
-    const copy = h("button", { type: "button", class: "copy", "aria-label": `Copy ${seat.name}'s link` }, "Copy link");
-    copy.addEventListener("click", () => copyLink(url, link, status));
-    return h("li", { class: "invite", "data-seat": String(seat.seat) },
-      h("div", { class: "invite-who" }, h("strong", {}, seat.name), ` · seat ${seat.seat + 1}`,
-        i === 0 ? h("span", { class: "badge" }, "you, in this browser") : null),
-      h("div", { class: "invite-url" }, link),
-      h("div", { class: "row" }, copy, status));
-  }));
+  list.replaceChildren(...people.map((seat, i) => inviteItem(seat, seat.invite,
+    i === 0 ? h("span", { class: "badge" }, "you, in this browser") : null)));
   const play = $("play-link");
   play.href = me.invite;
   play.textContent = `Play as ${me.name}`;
@@ -209,6 +205,19 @@ function showCreated(created, game) {
   section.focus();
   section.scrollIntoView({ block: "nearest" });
   loadMyGames();
+}
+
+// One seat's invitation: who, its link, and a button that copies it.
+function inviteItem(seat, path, badge) {
+  const url = location.origin + path;
+  const link = h("a", { class: "invite-link", href: url, "data-seat": String(seat.seat) }, url);
+  const status = h("span", { class: "copy-status muted", role: "status" });
+  const copy = h("button", { type: "button", class: "copy", "aria-label": `Copy ${seat.name}'s link` }, "Copy link");
+  copy.addEventListener("click", () => copyLink(url, link, status));
+  return h("li", { class: "invite", "data-seat": String(seat.seat) },
+    h("div", { class: "invite-who" }, h("strong", {}, seat.name), ` · seat ${seat.seat + 1}`, badge),
+    h("div", { class: "invite-url" }, link),
+    h("div", { class: "row" }, copy, status));
 }
 
 async function copyLink(url, link, status) {
@@ -294,6 +303,8 @@ function gameItem(g, held) {
     : [h("a", { class: ended ? "button" : "button primary resume-link", href: resume }, ended ? "Sheet" : "Resume")];
   const what = `${g.daily ? "daily " : ""}${titleOf(g.game)} game of ${g.name}`;
   if (entry) links.push(removeButton(g, entry, what));
+  // The seats made here for the others, under the seat this browser plays (once a game).
+  const made = g.seat === Math.min(...mine.map((s) => s.seat)) ? invites.of(g.id) : [];
   return h("li", { class: "game-item", "data-game-id": g.id, "data-seat": String(g.seat), "data-over": g.over ? "yes" : "no",
     "data-daily": g.daily || "" },
   h("div", { class: "game-what" },
@@ -306,7 +317,18 @@ function gameItem(g, held) {
     h("span", { class: "muted" }, g.version ? `move ${g.version}` : "no move yet"),
     ...coachingMarks(g),
     h("span", { class: "muted game-id" }, g.id)),
-  h("div", { class: "row game-links" }, links));
+  h("div", { class: "row game-links" }, links),
+  made.length ? madeForOthers(g, made) : null);
+}
+
+// The seats this browser made for other people in a game: each one's link, to hand out
+// again, or to open here and take the seat back (it then becomes this browser's own).
+function madeForOthers(g, made) {
+  const count = made.length === 1 ? "1 seat" : `${made.length} seats`;
+  return h("details", { class: "invites-held" },
+    h("summary", {}, `Made for others: ${count} (${made.map((s) => s.name).join(", ")})`),
+    h("ul", { class: "invite-list" }, made.map((seat) => inviteItem(seat,
+      seat.invite || `/play/${encodeURIComponent(g.id)}#token=${seat.token}`, null))));
 }
 
 // A finished solo game's par against its result ("par 161: −18") and a practice game's
@@ -337,6 +359,8 @@ function removeButton(g, entry, what) {
       return;
     }
     forgetSeat(entry.token);
+    // The game leaves this browser: the seats it made for others in it too, unless it still plays one.
+    if (!heldSeats().some((s) => s.id === g.id)) invites.drop((s) => s.id === g.id);
     const item = button.closest("li.game-item");
     const next = item.nextElementSibling || item.previousElementSibling;
     item.remove();
