@@ -157,7 +157,7 @@ def test_a_move_broadcast_while_a_connection_joins_still_reaches_it() -> None:
     to version 4 is broadcast meanwhile to the room, which the connection is not in yet.
     Once in, it is sent version 4 as well, instead of waiting a version behind for the
     next move."""
-    from mummy.server.sockets import _joined
+    from mummy.server.sockets import joined
 
     class Game:  # the game's newest version, moved on by a broadcast during the first view
         version = 3
@@ -173,7 +173,7 @@ def test_a_move_broadcast_while_a_connection_joins_still_reaches_it() -> None:
             return None
 
     async def steps(conn: Connection, peer: _Peer) -> None:
-        assert await _joined(conn, Hub(), Play(), "g", None)  # type: ignore[arg-type]
+        assert await joined(conn, Hub(), Play(), "g", None)  # type: ignore[arg-type]
 
     peer = _scenario(steps)
     assert peer.versions() == [3, 4]

@@ -49,7 +49,7 @@ async def live(ws: WebSocket, game_id: str, hub: HubDep, play: PlayDep, token: s
     if conn is None:
         return
     try:
-        if await _joined(conn, hub, play, game_id, token):
+        if await joined(conn, hub, play, game_id, token):
             await _serve(conn, play, game_id, token)
     except ServiceError as exc:  # the game went away under the connection
         conn.send({"type": "error", "error": exc.payload()})
@@ -61,7 +61,7 @@ async def live(ws: WebSocket, game_id: str, hub: HubDep, play: PlayDep, token: s
         await hub.leave(conn)
 
 
-async def _joined(conn: Connection, hub: Hub, play: Play, game_id: str, token: str | None) -> bool:
+async def joined(conn: Connection, hub: Hub, play: Play, game_id: str, token: str | None) -> bool:
     """Send the connection its view of the game, once it has a place in the game's room;
     whether it has. A token that holds no seat, a daily challenge not over for a
     spectator, or no room left closes it, with the reason."""
