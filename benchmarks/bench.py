@@ -1,8 +1,9 @@
 """Speed figures for `make bench`: printed, and written to bench.json (flat keys, numbers).
 
 Speed goals are checked here, never by timed assertions in tests: our machines are small
-and noisy. Each figure is measured on one process. ``--quick`` runs fewer repetitions of
-the same measurements (the slow figures of later issues are skipped with it).
+and noisy. Each figure is measured on one process, but the ``server.multi_*`` figures
+(two server processes on one PostgreSQL, multi_bench.py). ``--quick`` runs fewer
+repetitions of the same measurements (the slow figures of later issues are skipped with it).
 """
 
 from __future__ import annotations
@@ -194,6 +195,16 @@ def bench_server(quick: bool) -> Figures:
     return run_server_bench(quick)
 
 
+def bench_multi(quick: bool) -> Figures:
+    """Action round trips with 500 websocket players (100 with --quick) in two-person games,
+    each game's players on two server processes over one PostgreSQL, and the bare echo
+    beside them; skipped, with the reason, without PostgreSQL. See multi_bench.py."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from multi_bench import bench_multi as run_multi_bench
+
+    return run_multi_bench(quick)
+
+
 def bench_attack(quick: bool) -> Figures:
     """The same players while silent readers, a game-creation flood and an undo spammer
     attack the server; then its memory after 10,000 games. See attack_bench.py."""
@@ -273,7 +284,7 @@ def bench_env(quick: bool) -> Figures:
 
 
 BENCHES: list[Callable[[bool], Figures]] = [bench_tomb, bench_treasure, bench_bots, bench_analysis, bench_server,
-                                            bench_attack, bench_web, bench_env]
+                                            bench_multi, bench_attack, bench_web, bench_env]
 
 
 def main(argv: list[str] | None = None) -> int:

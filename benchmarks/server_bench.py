@@ -25,6 +25,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +41,7 @@ from mummy.server.process import CUT_OFF, UNLIMITED, call, free_port, kill, star
 THINK = (0.5, 1.5)
 
 
-def _percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
@@ -64,38 +66,108 @@ def post(port: int, path: str, body: dict[str, Any], source: str, token: str | N
         conn.close()
 
 
-def new_games(port: int, clients: int) -> list[tuple[str, str]]:
-    """One solo Tomb game per player, each created from the player's own address."""
+def new_games(port: int, clients: int, people: int = 1) -> list[tuple[str, str]]:
+    """A Tomb game for every ``people`` players (each player alone in a game by default),
+    each created from its first player's own address: (game id, seat token) per player,
+    the players of a game next to each other."""
     games = []
-    for i in range(clients):
-        status, created = post(port, "/api/games", {"game": "tomb", "seats": [{"name": f"p{i}"}]}, honest_address(i))
+    for i in range(0, clients, people):
+        seats = [{"name": f"p{j}"} for j in range(i, min(clients, i + people))]
+        status, created = post(port, "/api/games", {"game": "tomb", "seats": seats}, honest_address(i))
         assert status == 201, created
-        games.append((created["id"], created["seats"][0]["token"]))
+        games.extend((created["id"], seat["token"]) for seat in created["seats"])
     return games
 
 
-async def _player(base: str, game_id: str, token: str, actions: int, out: list[float], seed: int) -> None:
+#: Seconds a player waits for its turn (the others' end of a Tomb round) before it leaves.
+TURN_WAIT = 30.0
+#: What a player saw, for figures across players (multi_bench.py): ("made", version,
+#: when its action was sent) for each of its actions that stood, and ("got", version,
+#: when it came) for each state it was sent; times from ``time.perf_counter``.
+Seen = list[tuple[str, int, float]]
+
+
+def _newer(state: dict[str, Any], message: dict[str, Any], seen: Seen | None) -> dict[str, Any]:
+    """The newest state a player knows, after ``message`` (an update, a state, a refusal
+    with the current state, or something else)."""
+    view = message.get("state") if message["type"] in ("update", "state", "error") else None
+    if not isinstance(view, dict) or view["version"] < state["version"]:
+        return state
+    if seen is not None:
+        seen.append(("got", view["version"], time.perf_counter()))
+    return view
+
+
+def _my_turn(state: dict[str, Any]) -> bool:
+    return bool(state["over"] or state.get("legal"))
+
+
+async def _read_until(ws: Any, state: dict[str, Any], deadline: float, seen: Seen | None,
+                      done: Callable[[dict[str, Any]], bool] = lambda _: False) -> dict[str, Any]:
+    """Read what comes (the others' moves, in a game of several people) until the loop's
+    time ``deadline``, or until the state is ``done``: the newest state. Cancelling
+    ``recv`` loses no message."""
+    loop = asyncio.get_running_loop()
+    while not done(state) and (left := deadline - loop.time()) > 0:
+        try:
+            async with asyncio.timeout(left):
+                message = orjson.loads(await ws.recv())
+        except TimeoutError:
+            break
+        state = _newer(state, message, seen)
+    return state
+
+
+async def _player(base: str, game_id: str, token: str, actions: int, out: list[float], seed: int,
+                  seen: Seen | None = None, playing: Counter[str] | None = None) -> None:
+    """One person: thinks, sends an action (the first legal one), times the round trip to
+    its result, reads the update that follows; ``actions`` times. In a game of several
+    people the others' updates come at any time: they are read while the player thinks
+    (so it acts on the newest state), and a player without a legal action waits for its
+    turn, untimed: ``TURN_WAIT`` at most, and not once it is the last one ``playing`` its
+    game (the others may have made their moves sooner, in fewer actions a round)."""
     rng = random.Random(seed)
-    async with connect(f"ws://{base}/ws/games/{game_id}?token={token}", max_size=2**22,
-                       local_addr=(honest_address(seed), 0)) as ws:
-        state = orjson.loads(await ws.recv())["state"]
-        for n in range(actions):
-            await asyncio.sleep(rng.uniform(*THINK))  # a quick player, not a flood
-            if state["over"] or not state.get("legal"):
-                return
-            move = {"type": "action", "client_id": f"a{n}", "version": state["version"], "action": state["legal"][0]}
-            started = time.perf_counter()
-            await ws.send(orjson.dumps(move).decode())
-            while True:
-                message = orjson.loads(await ws.recv())
-                if message["type"] in ("result", "error"):
-                    break
-            out.append((time.perf_counter() - started) * 1000)
-            while True:  # the update that follows carries the new state
-                message = orjson.loads(await ws.recv())
-                if message["type"] in ("update", "state"):
-                    state = message["state"]
-                    break
+    loop = asyncio.get_running_loop()
+    try:
+        async with connect(f"ws://{base}/ws/games/{game_id}?token={token}", max_size=2**22,
+                           local_addr=(honest_address(seed), 0)) as ws:
+            state = _newer({"version": -1}, orjson.loads(await ws.recv()), seen)
+            for n in range(actions):
+                # a quick player, not a flood
+                state = await _read_until(ws, state, loop.time() + rng.uniform(*THINK), seen)
+                deadline = loop.time() + TURN_WAIT
+                while not _my_turn(state) and playing is not None and playing[game_id] > 1 \
+                        and loop.time() < deadline:
+                    state = await _read_until(ws, state, min(deadline, loop.time() + 0.25), seen, _my_turn)
+                if state["over"] or not state.get("legal"):
+                    return
+                state = await _act(ws, state, f"p{seed}a{n}", out, seen)  # a game's client ids: its players'
+    finally:
+        if playing is not None:
+            playing[game_id] -= 1
+
+
+async def _act(ws: Any, state: dict[str, Any], client_id: str, out: list[float],
+               seen: Seen | None) -> dict[str, Any]:
+    """Send the first legal action and time the round trip to its answer (into ``out``);
+    the newest state then, read on until the one that carries the action."""
+    move = {"type": "action", "client_id": client_id, "version": state["version"], "action": state["legal"][0]}
+    started = time.perf_counter()
+    await ws.send(orjson.dumps(move).decode())
+    while True:
+        message = orjson.loads(await ws.recv())
+        if message["type"] in ("result", "error") and message.get("client_id") == client_id:
+            break
+        state = _newer(state, message, seen)
+    out.append((time.perf_counter() - started) * 1000)
+    state = _newer(state, message, seen)  # a refusal carries the current state
+    if message["type"] == "result":
+        version = message["result"]["version"]
+        if seen is not None:
+            seen.append(("made", version, started))
+        while state["version"] < version:  # the update that follows carries the new state
+            state = _newer(state, orjson.loads(await ws.recv()), seen)
+    return state
 
 
 async def _echo(base: str, count: int, pace: float, out: list[float], seed: int = 0) -> None:
@@ -109,17 +181,26 @@ async def _echo(base: str, count: int, pace: float, out: list[float], seed: int 
             out.append((time.perf_counter() - started) * 1000)
 
 
-async def honest_load(base: str, games: list[tuple[str, str]], actions: int) -> tuple[list[float], list[float]]:
+async def honest_load(bases: str | Sequence[str], games: list[tuple[str, str]], actions: int,
+                      seen: list[Seen] | None = None) -> tuple[list[float], list[float]]:
     """Every game's player plays ``actions`` moves at a person's pace while echo sockets
     measure the bare round trip beside them: (action round trips, echo round trips), in ms.
-    The attack benchmark runs the same load under attack."""
+    The attack benchmark runs the same load under attack. With several servers
+    (``bases``, ``host:port``), player i and echo socket i use server i modulo their
+    number; ``seen`` gets what each player saw (``Seen``), in the players' order."""
+    servers = [bases] if isinstance(bases, str) else list(bases)
     rtts: list[float] = []
     echoes: list[float] = []
+    if seen is not None:
+        seen[:] = [[] for _ in games]
+    playing = Counter(game_id for game_id, _ in games)
     # The echo runs through the whole load, so that its p99 rests on hundreds of samples
     # taken under the same load, not on a handful: as many echo sockets as a fifth of the
     # players, each at a player's pace times four (under the websocket's rate limit).
-    await asyncio.gather(*(_player(base, g, t, actions, rtts, i) for i, (g, t) in enumerate(games)),
-                         *(_echo(base, actions * 4, 4.0, echoes, i) for i in range(max(1, len(games) // 20))))
+    await asyncio.gather(*(_player(servers[i % len(servers)], g, t, actions, rtts, i,
+                                   None if seen is None else seen[i], playing) for i, (g, t) in enumerate(games)),
+                         *(_echo(servers[i % len(servers)], actions * 4, 4.0, echoes, i)
+                           for i in range(max(1, len(games) // 20))))
     return rtts, echoes
 
 
@@ -141,8 +222,8 @@ def round_trip_figures(prefix: str, rtts: list[float], echoes: list[float]) -> d
     """The players' action round trips (p50, p99, how many) and the bare echo's p99."""
     return {
         f"{prefix}action_p50_ms": round(statistics.median(rtts), 2),
-        f"{prefix}action_p99_ms": round(_percentile(rtts, 0.99), 2),
-        f"{prefix}echo_p99_ms": round(_percentile(echoes, 0.99), 2),
+        f"{prefix}action_p99_ms": round(percentile(rtts, 0.99), 2),
+        f"{prefix}echo_p99_ms": round(percentile(echoes, 0.99), 2),
         f"{prefix}actions_measured": float(len(rtts)),
     }
 
