@@ -31,13 +31,10 @@ import contextlib
 import json
 from collections.abc import Callable, Iterator
 
-from sqlalchemy import select
-
 from mummy.server.cache import LiveCache
 from mummy.server.errors import ServiceError
 from mummy.server.live import LiveGame
 from mummy.server.marks import HINTS
-from mummy.server.models import GameRow
 from mummy.server.repository import Repository
 
 
@@ -201,15 +198,14 @@ class Copies:
         and the hints' mark; and its set-up's count of hints given (a hinted game never
         ranks, so the process that ends it must know). The views encoded at this version
         lack them: they are made again."""
-        with self.repo.engine.connect() as conn:
-            row = conn.execute(select(GameRow.rematch, GameRow.result, GameRow.config)
-                               .where(GameRow.id == live.row.id)).one_or_none()
-        if row is None:
+        changed = self.repo.changed_since_created(live.row.id)
+        if changed is None:
             return
-        live.row.rematch = row.rematch
-        if row.result is not None:  # written with the last entry, then rewritten by coaching only
-            live.row.result = row.result
-        hints = int((json.loads(row.config) if row.config else {}).get(HINTS) or 0)
+        rematch, result, config = changed
+        live.row.rematch = rematch
+        if result is not None:  # written with the last entry, then rewritten by coaching only
+            live.row.result = result
+        hints = int((json.loads(config) if config else {}).get(HINTS) or 0)
         if hints > int(live.config.get(HINTS) or 0):  # counted up in another process
             live.config[HINTS] = hints
             live.row.config = json.dumps(live.config)

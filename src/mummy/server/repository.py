@@ -204,10 +204,14 @@ class Repository:
             s.add_all(seats)
             return row.id
 
-    def rematch_of(self, game_id: str) -> str | None:
-        """The id of the game's rematch, if one was claimed (by any process)."""
+    def changed_since_created(self, game_id: str) -> tuple[str | None, str | None, str | None] | None:
+        """What any process may change in a game's row after it was created: its rematch
+        (claimed), its stored result (where coaching keeps par and the hints' mark) and
+        its set-up (the count of hints given); None for no such game."""
         with self.engine.connect() as conn:
-            return conn.execute(select(GameRow.rematch).where(GameRow.id == game_id)).scalar()
+            row = conn.execute(select(GameRow.rematch, GameRow.result, GameRow.config)
+                               .where(GameRow.id == game_id)).one_or_none()
+        return None if row is None else (row.rematch, row.result, row.config)
 
     def daily_seat(self, kind: str, day: str, token_hashes: list[str]) -> tuple[GameRow, SeatRow] | None:
         """The day's daily game of this kind in which one of these token hashes holds a seat
