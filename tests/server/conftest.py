@@ -104,6 +104,30 @@ def running(app: Any, sock: socket.socket, **options: Any) -> Iterator[str]:
         sock.close()
 
 
+@contextlib.contextmanager
+def two_processes(service: GameService, db_url: str, **service_options: Any) -> Iterator[tuple[str, str, list[Any]]]:
+    """Two servers on one PostgreSQL, as two processes would be (each its own service,
+    engine and relay, named "one" and "two"), each listening with a socket rate the tests'
+    pace needs; yields their ``host:port`` and apps once both relays listen. Skips on
+    SQLite, which one process owns."""
+    if service.engine.dialect.name != "postgresql":
+        pytest.skip("several processes need PostgreSQL")
+    from mummy.server.hub import SocketLimits
+
+    apps = [create_app(service=GameService(make_engine(db_url), owner=name, **service_options), limits=TEST_LIMITS)
+            for name in ("one", "two")]
+    for app in apps:  # the tests play faster than people
+        app.state.hub.limits = SocketLimits(rate=100_000)
+    try:
+        with running(apps[0], listening()) as one, running(apps[1], listening()) as two:
+            for app in apps:
+                assert app.state.relay is not None and app.state.relay.listening.wait(10)
+            yield one, two, apps
+    finally:
+        for app in apps:
+            app.state.service.engine.dispose()
+
+
 def listening(send_buffer: int | None = None) -> socket.socket:
     """A listening socket on a free loopback port (with a small kernel send buffer, which
     every accepted socket inherits, when ``send_buffer`` is given)."""

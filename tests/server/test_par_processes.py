@@ -18,16 +18,13 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from mummy.server.app import create_app
-from mummy.server.db import make_engine
-from mummy.server.hub import SocketLimits
 from mummy.server.marks import with_marks
 from mummy.server.models import GameRow
 from mummy.server.service import GameService
-from tests.server.conftest import TEST_LIMITS, listening, running
+from tests.server.conftest import TEST_LIMITS, two_processes
 from tests.server.players import Seat, get, post
 
 SEED = 4242
@@ -36,20 +33,10 @@ PAR_WAIT = 180.0  # seconds a quick par may take on a busy machine
 
 @pytest.fixture
 def servers(service: GameService, db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, str]]:
-    if service.engine.dialect.name != "postgresql":
-        pytest.skip("several processes need PostgreSQL")
     monkeypatch.setenv("MUMMY_ANALYSIS", "quick")
     monkeypatch.setenv("MUMMY_ANALYSIS_NICE", "0")
-    apps: list[FastAPI] = [create_app(service=GameService(make_engine(db_url), owner=name), limits=TEST_LIMITS)
-                           for name in ("one", "two")]
-    for app in apps:
-        app.state.hub.limits = SocketLimits(rate=100_000)
-    with running(apps[0], listening()) as one, running(apps[1], listening()) as two:
-        for app in apps:
-            assert app.state.relay is not None and app.state.relay.listening.wait(10)
+    with two_processes(service, db_url) as (one, two, _apps):
         yield one, two
-    for app in apps:
-        app.state.service.engine.dispose()
 
 
 def solo(address: str, seed: int | None = SEED) -> tuple[str, str]:

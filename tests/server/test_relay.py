@@ -14,12 +14,9 @@ import pytest
 import sqlalchemy as sa
 from fastapi import FastAPI
 
-from mummy.server.app import create_app
-from mummy.server.db import make_engine
-from mummy.server.hub import SocketLimits
 from mummy.server.models import BotLeaseRow
 from mummy.server.service import GameService
-from tests.server.conftest import TEST_LIMITS, listening, running
+from tests.server.conftest import two_processes
 from tests.server.players import Seat, get, play_to_the_end, post
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
@@ -28,18 +25,8 @@ LEASE = 1.5  # seconds a bots' lease lasts unrenewed, in these tests
 
 @pytest.fixture
 def servers(service: GameService, db_url: str) -> Iterator[tuple[str, str, list[FastAPI]]]:
-    if service.engine.dialect.name != "postgresql":
-        pytest.skip("several processes need PostgreSQL")
-    apps = [create_app(service=GameService(make_engine(db_url), owner=name, lease_term=LEASE), limits=TEST_LIMITS)
-            for name in ("one", "two")]
-    for app in apps:  # the tests play faster than people
-        app.state.hub.limits = SocketLimits(rate=100_000)
-    with running(apps[0], listening()) as one, running(apps[1], listening()) as two:
-        for app in apps:
-            assert app.state.relay is not None and app.state.relay.listening.wait(10)
-        yield one, two, apps
-    for app in apps:
-        app.state.service.engine.dispose()
+    with two_processes(service, db_url, lease_term=LEASE) as started:
+        yield started
 
 
 def _game(address: str, kind: str, **setup: Any) -> tuple[str, list[str]]:

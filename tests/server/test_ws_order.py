@@ -23,15 +23,12 @@ from collections.abc import Iterator, MutableMapping
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
 from starlette.websockets import WebSocket
 
-from mummy.server.app import create_app
-from mummy.server.db import make_engine
 from mummy.server.hub import CLOSE_TRY_LATER, Connection, SocketLimits
 from mummy.server.service import GameService
 from mummy.server.wire import view_message
-from tests.server.conftest import TEST_LIMITS, listening, running
+from tests.server.conftest import two_processes
 from tests.server.players import Seat, post
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
@@ -184,18 +181,8 @@ def test_a_move_broadcast_while_a_connection_joins_still_reaches_it() -> None:
 
 @pytest.fixture
 def servers(service: GameService, db_url: str) -> Iterator[tuple[str, str]]:
-    if service.engine.dialect.name != "postgresql":
-        pytest.skip("several processes need PostgreSQL")
-    apps: list[FastAPI] = [create_app(service=GameService(make_engine(db_url), owner=name), limits=TEST_LIMITS)
-                           for name in ("one", "two")]
-    for app in apps:  # the tests play faster than people
-        app.state.hub.limits = SocketLimits(rate=100_000)
-    with running(apps[0], listening()) as one, running(apps[1], listening()) as two:
-        for app in apps:
-            assert app.state.relay is not None and app.state.relay.listening.wait(10)
+    with two_processes(service, db_url) as (one, two, _apps):
         yield one, two
-    for app in apps:
-        app.state.service.engine.dispose()
 
 
 class Reader(threading.Thread):
