@@ -269,3 +269,16 @@ def play_greedy_tomb(base: str, game_id: str, token: str, seed: int) -> None:
         api(base, f"/api/games/{game_id}/actions", {"client_id": f"g{version}", "version": version, "action": text},
             token=token)
         version += 1
+
+
+def start_page(web: Watched) -> Any:
+    """The start page in a new page of ``web``, once its script has set it up."""
+    page = web.page()
+    page.goto(web.base + "/")
+    page.wait_for_selector("#app[data-ready=yes]")
+    return page
+
+
+def seat_field(n: int, part: str) -> str:
+    """The selector of a part (``name``, ``kind``, ...) of the start form's seat ``n``."""
+    return f"#seats li.seat:nth-child({n}) .{part}"

@@ -10,20 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.conftest import Watched, api, shot
+from tests.web.conftest import Watched, api, seat_field, shot, start_page
 
 SEAT = "() => window.mummyLive && window.mummyLive.view && window.mummyLive.view.you !== undefined"
-
-
-def _start(web: Watched) -> Any:
-    page = web.page()
-    page.goto(web.base + "/")
-    page.wait_for_selector("#app[data-ready=yes]")
-    return page
-
-
-def _seat(n: int, part: str) -> str:
-    return f"#seats li.seat:nth-child({n}) .{part}"
 
 
 def _stored(page: Any, key: str) -> list[dict[str, Any]]:
@@ -36,12 +25,12 @@ def _token(href: str) -> str:
 
 
 def test_the_creator_keeps_every_seat_it_made_and_my_games_hands_them_out(web: Watched) -> None:
-    page = _start(web)
+    page = start_page(web)
     page.select_option("#game-kind", "tomb")
     for n, name in enumerate(("Ada", "Bob", "Cy"), start=1):
         if n > 1:
             page.click("#add-seat")
-        page.fill(_seat(n, "seat-name"), name)
+        page.fill(seat_field(n, "seat-name"), name)
     page.click("#create")
     page.wait_for_selector("#invites:not([hidden])")
     shown = page.locator("#invites a.invite-link")

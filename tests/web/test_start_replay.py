@@ -6,30 +6,19 @@ import json
 import re
 from typing import Any
 
-from tests.web.conftest import Watched, api, create, live_view, play_to_end, shot
+from tests.web.conftest import Watched, api, create, live_view, play_to_end, seat_field, shot, start_page
 
 #: A predicate, as a function: a bare expression would be eval'd in the page, which our CSP forbids.
 LIVE_VIEW = "() => window.mummyLive && window.mummyLive.view"
 SEAT_1 = "() => window.mummyLive && window.mummyLive.view && window.mummyLive.view.you === 1"
 
 
-def _start(web: Watched) -> Any:
-    page = web.page()
-    page.goto(web.base + "/")
-    page.wait_for_selector("#app[data-ready=yes]")
-    return page
-
-
-def _seat(n: int, part: str) -> str:
-    return f"#seats li.seat:nth-child({n}) .{part}"
-
-
 def test_new_games_through_the_form_and_my_games(web: Watched) -> None:
-    page = _start(web)
+    page = start_page(web)
     assert page.locator("#tomb-map option").all_inner_texts()[:2] == ["Map 1", "Map 2 (advanced)"]
     shot(page, "start-page")
     tomb_id = _new_tomb_through_the_form(page)
-    page = _start(web)
+    page = start_page(web)
     treasure_id, hrefs = _new_treasure_through_the_form(web, page)
     _my_games_list_both(web, page, tomb_id, treasure_id, hrefs)
 
@@ -37,10 +26,10 @@ def test_new_games_through_the_form_and_my_games(web: Watched) -> None:
 def _new_tomb_through_the_form(page: Any) -> str:
     """The Tomb: one person and a greedy bot; a single person goes straight to the game."""
     page.select_option("#game-kind", "tomb")
-    page.fill(_seat(1, "seat-name"), "Ada")
+    page.fill(seat_field(1, "seat-name"), "Ada")
     page.click("#add-seat")
-    page.select_option(_seat(2, "seat-kind"), "greedy")
-    assert page.input_value(_seat(2, "seat-name"))  # a bot gets a name to go by
+    page.select_option(seat_field(2, "seat-kind"), "greedy")
+    assert page.input_value(seat_field(2, "seat-name"))  # a bot gets a name to go by
     page.select_option("#tomb-mode", "easy")
     page.click("#create")
     page.wait_for_url(re.compile(r"/play/[^/#]+$"))
@@ -56,10 +45,10 @@ def _new_treasure_through_the_form(web: Watched, page: Any) -> tuple[str, list[s
     """Treasure: two people; the invitations are shown, and Bob's opens Bob's seat."""
     page.select_option("#game-kind", "treasure")
     assert page.is_visible("#treasure-options") and not page.is_visible("#tomb-options")
-    page.fill(_seat(1, "seat-name"), "Ada")
+    page.fill(seat_field(1, "seat-name"), "Ada")
     page.click("#add-seat")
-    page.fill(_seat(2, "seat-name"), "Bob")
-    page.select_option(_seat(2, "seat-site"), "temple")
+    page.fill(seat_field(2, "seat-name"), "Bob")
+    page.select_option(seat_field(2, "seat-site"), "temple")
     page.check("#movable")
     page.select_option("#first-seat", "1")
     page.click("#create")
@@ -99,12 +88,12 @@ def _my_games_list_both(web: Watched, page: Any, tomb_id: str, treasure_id: str,
 
 
 def test_start_page_errors_keep_what_was_typed_and_join_by_link(web: Watched) -> None:
-    page = _start(web)
-    page.fill(_seat(1, "seat-name"), "Ada")
-    page.select_option(_seat(1, "seat-kind"), "strong")
+    page = start_page(web)
+    page.fill(seat_field(1, "seat-name"), "Ada")
+    page.select_option(seat_field(1, "seat-kind"), "strong")
     page.click("#create")
     assert "person" in page.inner_text("#create-message")  # at least one person
-    page.select_option(_seat(1, "seat-kind"), "")
+    page.select_option(seat_field(1, "seat-kind"), "")
     page.fill("#seed", "12x")
     page.click("#create")
     assert "seed" in page.inner_text("#create-message")
@@ -117,7 +106,7 @@ def test_start_page_errors_keep_what_was_typed_and_join_by_link(web: Watched) ->
     page.click("#create")
     page.wait_for_selector("#create-message.error")
     assert "unknown map 'map9'" in page.inner_text("#create-message")
-    assert page.input_value(_seat(1, "seat-name")) == "Ada" and page.input_value("#seed") == "42"
+    assert page.input_value(seat_field(1, "seat-name")) == "Ada" and page.input_value("#seed") == "42"
     page.unroute("**/api/games")
 
     # Join: rubbish is refused in place; a pasted invitation link opens its seat.
@@ -136,7 +125,7 @@ def test_daily_challenge_and_best_scores(web: Watched) -> None:
     daily_id, _ = play_to_end(web.base, {"name": "Dora"}, daily="tomb")
     best_id, _ = play_to_end(web.base, {"game": "tomb", "seats": [{"name": "Bea"}], "map": "map2"})
 
-    page = _start(web)
+    page = start_page(web)
     daily = page.inner_text("#daily-tomb-board")
     assert "Dora" in daily and "Today" in daily
     assert page.locator(f"#daily-tomb-board tr[data-game-id='{daily_id}']").count() == 1
@@ -246,7 +235,7 @@ def test_replay_of_a_tomb_game(web: Watched) -> None:
 
 def test_my_games_links_a_finished_game_to_its_replay(web: Watched) -> None:
     game_id, token = play_to_end(web.base, {"game": "treasure", "seats": [{"name": "Fin"}], "seed": 7})
-    page = _start(web)
+    page = start_page(web)
     page.evaluate("""async ([id, token]) => {
         const { seats } = await import('/static/js/api.js');
         seats.add({ id, token, game: 'treasure', seat: 0, name: 'Fin' });
@@ -262,13 +251,13 @@ def test_my_games_links_a_finished_game_to_its_replay(web: Watched) -> None:
 
 
 def test_start_page_on_a_phone(phone: Watched) -> None:
-    page = _start(phone)
+    page = start_page(phone)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 2
     shot(page, "start-page-phone")
     page.select_option("#game-kind", "treasure")
-    page.fill(_seat(1, "seat-name"), "Ada")
+    page.fill(seat_field(1, "seat-name"), "Ada")
     page.click("#add-seat")
-    page.fill(_seat(2, "seat-name"), "Bob")
+    page.fill(seat_field(2, "seat-name"), "Bob")
     page.click("#create")
     page.wait_for_selector("#invites:not([hidden])")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 2
@@ -299,12 +288,12 @@ def _daily_from_the_start_page(page: Any, game: str) -> str:
 
 
 def test_todays_challenge_a_second_time_resumes_todays_game(web: Watched) -> None:
-    page = _start(web)
+    page = start_page(web)
     assert page.inner_text("#daily-tomb-play") == "Play today's Tomb challenge"
     page.fill("#daily-name", "Ria")
     first = _daily_from_the_start_page(page, "tomb")
     assert live_view(page)["daily"]  # a daily game
-    page = _start(web)
+    page = start_page(web)
     item = page.locator(f"#my-games li.game-item[data-game-id='{first}']")
     assert "Daily challenge" in item.locator(".badge.daily").inner_text()  # labelled as daily
     assert item.get_attribute("data-daily") == page.get_attribute("#daily-tomb-board", "data-day")
@@ -320,7 +309,7 @@ def test_todays_challenge_a_second_time_resumes_todays_game(web: Watched) -> Non
     held = page.evaluate("() => JSON.parse(localStorage.getItem('mummy.seats'))")
     assert [s["id"] for s in held].count(first) == 1  # one seat, not one per click
 
-    page = _start(web)
+    page = start_page(web)
     page.set_viewport_size({"width": 1366, "height": 768})
     page.locator("#my-games").scroll_into_view_if_needed()
     shot(page, "start-daily-my-games-desktop")
@@ -335,7 +324,7 @@ def test_my_games_removes_a_game_from_this_browser(web: Watched) -> None:
     game_id, token = played["id"], played["seats"][0]["token"]
     view = api(web.base, f"/api/games/{game_id}", token=token)
     api(web.base, f"/api/games/{game_id}/actions", {"client_id": "p1", "version": 0, "action": view["legal"][0]}, token)
-    page = _start(web)
+    page = start_page(web)
     page.evaluate("(held) => localStorage.setItem('mummy.seats', JSON.stringify(held))",
                   [{"id": c["id"], "token": c["seats"][0]["token"], "game": "tomb", "seat": 0, "name": n}
                    for c, n in ((idle, "Ida"), (played, "Pat"))])
