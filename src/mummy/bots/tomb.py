@@ -328,8 +328,9 @@ class Planner(SeededAgent):
     that never stops, as in a simulation, never replays at all: the results are the same
     either way.)
 
-    Subclasses choose in :meth:`choose`, taking the next step of ``self._plan`` while it
-    holds."""
+    Forced moves and the plan's next steps are played here (:meth:`_planned`); subclasses
+    make each new decision in :meth:`choose`, leaving the rest of their plan in
+    ``self._plan``."""
 
     name = "planner"
 
@@ -347,14 +348,27 @@ class Planner(SeededAgent):
             self.forget()
             if self.resume_plans and self.resume(game, seat):
                 self.reseed(game, seat)  # the replay drew from the stream: this decision's own again
-        action = self.choose(game, seat)
+        action = self._planned(game, seat)
         if action.kind in (END, BUY):
             self._plan = []  # a round's end or a die's roll ends every plan
         self._at = (seat, here[1] + 1)
         return action
 
-    def choose(self, game: TombGame, seat: int) -> Action:
-        """This decision, with the plan as an agent that played the game so far has it."""
+    def _planned(self, game: TombGame, seat: int) -> Action:
+        """A forced move (and the next decision plans afresh), the plan's next step while
+        it is still legal, or else a new decision (:meth:`choose`)."""
+        legal = game.legal_actions(seat)
+        if len(legal) == 1:
+            self._plan = []
+            return legal[0]
+        if self._plan and game.is_legal(seat, self._plan[0]):
+            return self._plan.pop(0)
+        self._plan = []
+        return self.choose(game, seat, legal)
+
+    def choose(self, game: TombGame, seat: int, legal: list[Action]) -> Action:
+        """A new decision among ``legal`` (more than one), with no plan to go on with; it
+        may leave the rest of a plan in ``self._plan`` for the next calls."""
         raise NotImplementedError
 
     def forget(self) -> None:
@@ -411,14 +425,7 @@ class StrongTombAgent(Planner):
         self.choose_any = choose_any
         self.buy = buy
 
-    def choose(self, game: TombGame, seat: int) -> Action:
-        legal = game.legal_actions(seat)
-        if len(legal) == 1:
-            self._plan = []  # a forced move: the next decision plans afresh
-            return legal[0]
-        if self._plan and game.is_legal(seat, self._plan[0]):
-            return self._plan.pop(0)
-        self._plan = []
+    def choose(self, game: TombGame, seat: int, legal: list[Action]) -> Action:
         value, plan = self._search(game, seat)
         if self.buy and any(a.kind == BUY for a in legal):
             # A die rolled for 2 coins is a chance event: buy when the average best round

@@ -186,14 +186,7 @@ class ExpertTombAgent(Planner):
         super().forget()
         self.strong.forget()
 
-    def choose(self, game: TombGame, seat: int) -> Action:
-        legal = game.legal_actions(seat)
-        if len(legal) == 1:
-            self._plan = []  # a forced move: the next decision plans afresh
-            return legal[0]
-        if self._plan and game.is_legal(seat, self._plan[0]):
-            return self._plan.pop(0)
-        self._plan = []
+    def choose(self, game: TombGame, seat: int, legal: list[Action]) -> Action:
         sheet = game.sheets[seat]
         if sheet.phase != PLAY or game.round >= ROUNDS or _finished(sheet):
             return self.strong.act(game, seat)  # nothing to look ahead to, or only END and free actions
