@@ -17,6 +17,7 @@ Adding a third game means a rules package with an engine of that shape and one m
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Any, Final, Protocol
 
 from mummy.core.errors import IllegalActionError
@@ -81,7 +82,12 @@ class GameKind(Protocol):
 
     def is_over(self, game: Any) -> bool: ...
 
-    def view(self, game: Any) -> dict[str, Any]: ...
+    def view(self, game: Any, keep: Mapping[int, Any] | None = None) -> dict[str, Any]:
+        """The public state. ``keep``: parts of an earlier view still true, by the seat
+        they show (a seat no action has affected since, see :meth:`apply`), which a view
+        may take as they are instead of making them again (the server makes a view after
+        every move of every game)."""
+        ...
 
     def can_undo(self, game: Any, seat: int) -> bool:
         """Whether ``undo`` would take something back for this seat now."""
@@ -191,9 +197,12 @@ class TombKind:
     def is_over(self, game: TombGame) -> bool:
         return game.is_over
 
-    def view(self, game: TombGame) -> dict[str, Any]:
+    def view(self, game: TombGame, keep: Mapping[int, Any] | None = None) -> dict[str, Any]:
+        # A sheet's picture depends on that sheet and the round only, which an action
+        # affecting another seat leaves as they were: kept pictures are taken as they are.
+        keep = keep or {}
         return {"round": game.round, "dice": list(game.dice),
-                "sheets": [tomb_snapshot(game, i) for i in range(len(game.players))]}
+                "sheets": [keep[i] if i in keep else tomb_snapshot(game, i) for i in range(len(game.players))]}
 
     def can_undo(self, game: TombGame, seat: int) -> bool:
         return game.can_undo(seat)
@@ -304,8 +313,8 @@ class TreasureKind:
     def is_over(self, game: TreasureGame) -> bool:
         return game.is_over
 
-    def view(self, game: TreasureGame) -> dict[str, Any]:
-        return treasure_snapshot(game)
+    def view(self, game: TreasureGame, keep: Mapping[int, Any] | None = None) -> dict[str, Any]:
+        return treasure_snapshot(game)  # every Treasure action affects everyone: nothing is kept
 
     def can_undo(self, game: TreasureGame, seat: int) -> bool:
         return False  # online, a take or a pass stands (see apply)

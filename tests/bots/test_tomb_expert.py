@@ -3,18 +3,25 @@ dice to come, and stronger than the strong bot on a fixed sample of seeds."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from mummy.bots import tomb
 from mummy.bots.registry import bot_seed, make_agent
-from mummy.bots.tomb_search import ROLLS, Beam, ExpertTombAgent, next_round_value, round_plans
+from mummy.bots.tomb import StrongTombAgent
+from mummy.bots.tomb_search import LAST, ROLLS, Beam, ExpertTombAgent, evaluate, next_round_value, round_plans
+from mummy.tomb.actions import BUY
+from mummy.tomb.content import map_ids
 from mummy.tomb.game import PlayerSetup, TombGame
 from mummy.tomb.rules import ROUNDS
 from mummy.tomb.scoring import score
 
 
-def small(seed: int) -> ExpertTombAgent:
+def small(seed: int, buy_candidates: int = 2) -> ExpertTombAgent:
     """A small search, so that whole games stay quick in the tests."""
-    return ExpertTombAgent(seed, candidates=3, outer=Beam(4, 10, 5), inner=Beam(2, 4, 4))
+    return ExpertTombAgent(seed, candidates=3, outer=Beam(4, 10, 5), inner=Beam(2, 4, 4), last=Beam(4, 10, 5),
+                           buy_candidates=buy_candidates)
 
 
 def state(seed: int, round_no: int) -> TombGame:
@@ -91,8 +98,59 @@ def test_next_round_value_restores_its_scratch_game() -> None:
 
 
 def test_defers_to_the_strong_bot_in_the_last_round() -> None:
+    # With the wider search of LAST: in round 20 the evaluation is the final score.
     game = state(15, ROUNDS)
-    assert make_agent("tomb", "expert", 7).act(game, 0) == make_agent("tomb", "strong", 7).act(game, 0)
+    strong = StrongTombAgent(7, beam=LAST.beam, branch=LAST.branch, depth=LAST.depth)
+    assert make_agent("tomb", "expert", 7).act(game, 0) == strong.act(game, 0)
+
+
+def test_its_evaluation_is_the_strong_bots() -> None:
+    # The expert's faster copy of evaluate must give the very same numbers, on every
+    # packaged map, for the round just played, the next, and the last.
+    for map_id in map_ids():
+        rng = random.Random(map_id)
+        for seed in range(3):
+            game = TombGame(seed, [PlayerSetup("a", map_id)])
+            while not game.is_over:
+                game.push(0, rng.choice(game.legal_actions(0)), keep_undo=False)
+                sheet = game.sheets[0]
+                for round_no in (game.round, min(ROUNDS, game.round + 1), ROUNDS):
+                    assert evaluate(sheet, round_no) == tomb.evaluate(sheet, round_no), (map_id, seed, round_no)
+
+
+def test_a_shared_evaluation_cache_changes_no_plan() -> None:
+    # The cache is keyed by what the evaluation reads (not the dice row), so plans found
+    # with one cache shared by many searches are the plans found afresh.
+    game = state(9, 10)
+    shared: dict[tuple[object, ...], float] = {}
+    for _ in range(2):
+        with_cache = round_plans(game, 0, game.round, Beam(3, 6, 5), 3, random.Random(1), cache=shared)
+        fresh = round_plans(game, 0, game.round, Beam(3, 6, 5), 3, random.Random(1))
+        assert with_cache == fresh
+
+
+def buying_state() -> TombGame:
+    """A position where the seat may buy a die (2 coins and a free slot, T4.3)."""
+    for seed in range(50):
+        game = state(seed, 6)
+        game.sheets[0].coins = max(game.sheets[0].coins, 4)
+        if any(a.kind == BUY for a in game.legal_actions(0)) and len(game.legal_actions(0)) > 2:
+            return game
+    raise AssertionError("no position with a purchase in 50 seeds")
+
+
+@pytest.mark.parametrize("buy_candidates", [0, 2])
+def test_weighing_a_purchase_leaves_the_game_as_it_was_and_ignores_the_seed(buy_candidates: int) -> None:
+    # The bought die comes from the seat's stream of the seed (T4.6): the bot weighs the
+    # six faces itself, and a game that only differs in its seed gets the same choice.
+    game = buying_state()
+    before = (game.sheets[0].copy(), list(game.history), game.round, game.undo_depth(0))
+    action = small(3, buy_candidates).act(game, 0)
+    assert game.is_legal(0, action)
+    assert (game.sheets[0], game.history, game.round, game.undo_depth(0)) == before
+    other = game.copy()
+    other.seed = 424_242
+    assert small(3, buy_candidates).act(other, 0) == action
 
 
 def test_beats_the_strong_bot_on_a_fixed_sample() -> None:

@@ -6,6 +6,8 @@ SQLite serves one process: these run on PostgreSQL only."""
 
 from __future__ import annotations
 
+import base64
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -14,7 +16,10 @@ import pytest
 import sqlalchemy as sa
 from fastapi import FastAPI
 
+from mummy.server.copies import Copies
+from mummy.server.live import LogEntry
 from mummy.server.models import BotLeaseRow
+from mummy.server.relay import Entry, Notice
 from mummy.server.service import GameService
 from tests.server.conftest import two_processes
 from tests.server.players import Seat, get, play_to_the_end, post
@@ -55,6 +60,113 @@ def test_a_player_on_the_other_process_is_told_every_version_in_order(
     finally:
         for seat in (ann, bob, watcher):
             seat.close()
+
+
+def _counting_log_reads(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The versions from which the process of ``app`` reads a game's log to catch a copy up."""
+    repo = app.state.service.repo
+    reads: list[int] = []
+    original = repo.entries_since
+
+    def entries_since(game_id: str, version: int) -> Any:
+        reads.append(version)
+        return original(game_id, version)
+
+    monkeypatch.setattr(repo, "entries_since", entries_since)
+    return reads
+
+
+def test_the_other_process_applies_the_entries_its_notices_carry_without_reading_the_log(
+        servers: tuple[str, str, list[FastAPI]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Migration 0009: a notice carries its entry, and the process that did not write it
+    catches its copy up with it (issue 16: the read and its thread were a third of a busy
+    process's time)."""
+    one, two, apps = servers
+    game_id, (ann_token, bob_token) = _game(one, "tomb", seed=FIVE_FIVE)
+    ann, bob = Seat(one, game_id, ann_token), Seat(two, game_id, bob_token)
+    try:
+        reads = _counting_log_reads(apps[1], monkeypatch)
+        while ann.state["legal"]:
+            version = ann.act(f"a{ann.state['version']}", ann.state["legal"][0])["result"]["version"]
+            assert bob.wait_version(version)["version"] == version
+        assert bob.versions == [0, 1, 2, 3]
+        assert reads == []
+        assert bob.state == get(f"http://{two}/api/games/{game_id}", bob_token)  # the copy is the log's
+        assert get(f"http://{two}/api/games/{game_id}")["state"] == get(f"http://{one}/api/games/{game_id}")["state"]
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_an_entry_a_notice_did_not_carry_is_read_from_the_log(
+        servers: tuple[str, str, list[FastAPI]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A notice without its entry (one too large for a notice, or one not read) leaves a
+    gap: the copy reads the log from there, and the player sees every version in order."""
+    one, two, apps = servers
+    game_id, (ann_token, bob_token) = _game(one, "tomb", seed=FIVE_FIVE)
+    ann, bob = Seat(one, game_id, ann_token), Seat(two, game_id, bob_token)
+    copies: Copies = apps[1].state.service.copies
+    hear = copies.hear
+
+    def hear_without_the_second(game_id: str, version: int, rematch: bool = False,
+                                entry: LogEntry | None = None) -> bool:
+        return hear(game_id, version, rematch, None if version == 2 else entry)
+
+    monkeypatch.setattr(copies, "hear", hear_without_the_second)
+    try:
+        reads = _counting_log_reads(apps[1], monkeypatch)
+        while ann.state["legal"]:
+            version = ann.act(f"a{ann.state['version']}", ann.state["legal"][0])["result"]["version"]
+            assert bob.wait_version(version)["version"] == version
+        assert bob.versions == [0, 1, 2, 3]
+        assert reads and reads[0] == 1  # the log, from the gap on
+        assert get(f"http://{two}/api/games/{game_id}")["state"] == get(f"http://{one}/api/games/{game_id}")["state"]
+    finally:
+        ann.close()
+        bob.close()
+
+
+def _carried(fields: dict[str, Any]) -> str:
+    return "e:" + base64.b64encode(json.dumps(fields).encode()).decode()
+
+
+def test_a_notice_is_read_with_its_entry_or_without_it() -> None:
+    """The payloads of migrations 0007 and 0009 (relay.Notice.parse); an entry that cannot
+    be read costs only the log's read, never the notice."""
+    fields = {"seat": 1, "text": "place B11 n", "affects": -1, "client_id": "c 1", "result": '{"ok": true}'}
+    notice = Notice.parse(f"g1 7 one {_carried(fields)}")
+    assert notice == Notice("g1", 7, "one", False, Entry(7, 1, "place B11 n", -1, "c 1", '{"ok": true}'))
+    assert Notice.parse("g1 7 one") == Notice("g1", 7, "one", False, None)
+    assert Notice.parse("g1 7 one rematch") == Notice("g1", 7, "one", True, None)
+    assert Notice.parse("g1 7 one e:not*base64") == Notice("g1", 7, "one", False, None)
+    assert Notice.parse(f"g1 7 one {_carried({'seat': 1})}") == Notice("g1", 7, "one", False, None)
+    assert Notice.parse("g1 seven one") is None
+
+
+def test_the_database_puts_the_entry_in_its_notice_unless_it_is_too_large(
+        servers: tuple[str, str, list[FastAPI]], service: GameService) -> None:
+    """The trigger of migration 0009, on the database itself: the entry as written, in the
+    notice; a notice that would be 8000 bytes or more goes without it (PostgreSQL's limit)."""
+    one, _, _ = servers
+    game_id, _ = _game(one, "tomb", seed=FIVE_FIVE)
+    raw = service.engine.raw_connection()
+    try:
+        listener = raw.driver_connection
+        assert listener is not None
+        listener.autocommit = True
+        listener.execute("LISTEN mummy")
+        with service.engine.begin() as conn:
+            for seq, result in ((1, '{"ok": true}'), (2, "x" * 8000)):
+                conn.execute(sa.text("INSERT INTO actions (game_id, seq, seat, text, affects, client_id, result, "
+                                     "created) VALUES (:g, :s, 0, 'end', 0, :c, :r, now())"),
+                             {"g": game_id, "s": seq, "c": f"c{seq}", "r": result})
+        heard = [Notice.parse(m.payload) for m in listener.notifies(timeout=5, stop_after=2)]
+    finally:
+        raw.close()
+    assert [n.version for n in heard if n is not None] == [1, 2]
+    first, second = heard
+    assert first is not None and first.entry == Entry(1, 0, "end", 0, "c1", '{"ok": true}')
+    assert second is not None and second.entry is None
 
 
 def test_a_treasure_game_played_through_two_processes_to_its_end(servers: tuple[str, str, list[FastAPI]]) -> None:

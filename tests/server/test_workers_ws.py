@@ -273,8 +273,11 @@ class Table:
             result = answer["result"]
             known = self.acknowledged[self.game_id].setdefault(answer["client_id"], result)
             assert {**known, "repeated": False} == {**result, "repeated": False}  # sent again: the same
-        elif answer is not None:  # refused: only as stale (the other player moved first)
-            assert answer["error"]["code"] == "stale", answer
+        elif answer is not None:  # refused: only as stale (the other player moved first), or
+            # as over when what came first ended the game (a move of the person's own, sent
+            # again elsewhere after a kill, can be the one that left its state behind)
+            assert answer["error"]["code"] == "stale" or (answer["error"]["code"] == "over"
+                                                           and answer["state"]["over"]), answer
         return answer, moved
 
     def check(self, through: int) -> None:

@@ -9,17 +9,27 @@ chance):
 
 1. It runs the strong bot's kind of beam search over this round's actions and keeps the
    ``candidates`` best distinct end-of-round sheets (plans that reach the same sheet in
-   another order count once).
+   another order, or with their dice turned up instead of down on the way, count once:
+   :func:`end_key`).
 2. For each of them it plays every roll of the next round's two dice, all 21 of them with
    their exact odds (a double 1/36, any other pair 2/36), plans that round with a small
    beam search, and scores the end of it with the same evaluation.
 3. It plays the plan whose expected value after the next round is highest.
 
+A die bought with 2 coins is chance too (T4.3): the bot buys when the best plan's
+expected value after the next round, averaged over the die's six faces, beats the best
+plan's without it. In the last round there is nothing to look ahead to, and after it
+(T4.5) the evaluation is the final score, so the expert defers to the strong bot's
+search there, a wider one (``last``) since it is exact.
+
 The next round's dice are never read from the game's seed (that would be cheating; the
 dice are a pure function of it, T4.6): the lookahead builds each hypothetical roll itself
-on a search copy of the game. In the last round there is nothing to look ahead to, and
-after it (T4.5) the strong bot's plan is exact, so the expert defers to the strong bot
-there, and for the die bought with 2 coins (the strong bot weighs its six faces).
+on a search copy of the game, and the faces of a die it may buy likewise.
+
+The lookahead evaluates a hundred thousand sheets a game, so this module has its own copy
+of the evaluation (:func:`evaluate`: the same numbers, fewer Python steps) and keeps the
+values of the sheets a decision has seen by what the evaluation reads of them
+(:func:`eval_key`): the 21 hypothetical rounds lay many of the same tiles.
 
 Like every bot here it is deterministic for its seed: its only randomness is its own
 :class:`random.Random`, which breaks near-ties.
@@ -31,15 +41,128 @@ import time
 from dataclasses import dataclass
 from random import Random
 
-from mummy.bots.tomb import Planner, StrongTombAgent, W, Weights, evaluate
+from mummy.bots.tomb import Planner, StrongTombAgent, W, Weights, _targets
 from mummy.tomb.actions import BUY, DIG, DOWN, END, ERASE, UP, Action
 from mummy.tomb.game import TombGame
-from mummy.tomb.rules import ROUNDS
+from mummy.tomb.rules import (
+    ALERTS_PER_BOX,
+    HIT_MULTIPLIERS,
+    MUMMY_BOXES,
+    ROUNDS,
+    hit_worth,
+    mummy_boxes_unlocked,
+)
+from mummy.tomb.scoring import score
 from mummy.tomb.sheet import PLAY, Die, Sheet
 
 #: The 21 rolls of two dice, each with its chance (T4.1): a double 1/36, a pair 2/36.
 ROLLS: tuple[tuple[int, int, float], ...] = tuple(
     (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7))
+
+
+#: Per map and weights: square -> worth of reaching it (a finding on it, an entrance or a
+#: room opening it faces), and the mask of those squares.
+_WORTH: dict[tuple[str, Weights], tuple[dict[int, float], int]] = {}
+
+
+def _worth(sheet: Sheet, w: Weights) -> tuple[dict[int, float], int]:
+    key = (sheet.map.id, w)
+    hit = _WORTH.get(key)
+    if hit is None:
+        finds, doors = _targets(sheet, w)
+        worth = {sq: finds.get(sq, 0.0) + doors.get(sq, 0.0) for sq in set(finds) | set(doors)}
+        mask = sheet.map.findings_mask
+        for sq in doors:
+            mask |= 1 << sq
+        hit = _WORTH[key] = (worth, mask)
+    return hit
+
+
+def reach_value(sheet: Sheet, w: Weights, rounds_left: int) -> float:
+    """:func:`mummy.bots.tomb._reach_value`, the same number by fewer Python steps (it is
+    most of the evaluation's time, and the expert evaluates many times more sheets than
+    the strong bot): the squares beyond the open openings come from four shifts of the
+    openings' bitboard (an edge's number is its square's, T1 grid layout) instead of a
+    loop over the openings, and the worth of each square is looked up once."""
+    m = sheet.map
+    g = m.grid
+    stride = g.stride
+    free = m.free & ~sheet.covered
+    oo = sheet.open_openings()
+    if not oo:
+        return 0.0
+    off = g.edge_offset
+    frontier = free & (oo | (oo >> stride) | (oo >> off) | (oo >> (off + 1)))
+    worth, targets = _worth(sheet, w)
+    value = 0.0
+    factor = 1.0
+    seen = frontier
+    depth = 0
+    horizon = max(2, min(14, rounds_left * 2))
+    decay = w.reach_decay
+    while frontier and depth < horizon:
+        hit = frontier & targets
+        while hit:
+            low = hit & -hit
+            value += factor * worth[low.bit_length() - 1]
+            hit ^= low
+        nxt = ((frontier << 1) | (frontier >> 1) | (frontier << stride) | (frontier >> stride)) & free & ~seen
+        seen |= nxt
+        frontier = nxt
+        factor *= decay
+        depth += 1
+    return value
+
+
+def evaluate(sheet: Sheet, round_no: int, w: Weights = W) -> float:
+    """:func:`mummy.bots.tomb.evaluate` (the same value, checked by a test), with the
+    faster :func:`reach_value`: the strong bot's evaluation must stay as it is, and the
+    expert's lookahead runs it about a hundred thousand times a game."""
+    s = sheet
+    sc = score(s)
+    lines = sc.lines
+    left = ROUNDS - round_no
+    value = float(sc.total - lines["penalties"])
+    oo, oe, orr = sc.open_openings, sc.open_entrances, sc.open_rooms
+    if left <= 0:
+        value += lines["penalties"]
+    else:
+        ramp = min(1.0, left / 8.0)
+        per = -3.0 + (3.0 + w.opening_early) * ramp
+        useful = min(oo, w.spare_openings)
+        extra = -3.0 + 2.0 * ramp
+        value += per * useful + extra * (oo - useful)
+        value -= (oe + orr) * (3.0 - 2.0 * min(1.0, left / 10.0))
+        if oo == 0:
+            value -= 15.0 * min(1.0, left / 4.0)
+    live = min(1.0, (left + 1) / 4.0)
+    value += (w.coin * min(s.coins, 12) + 0.3 * max(0, s.coins - 12)) * live
+    value += w.item_use * sum(s.item_uses) * live
+    pending = (s.sarc_found - s.sarc_opened) + (s.mimics_found - s.mimics_defeated)
+    keys = s.keys
+    value += (w.key_needed * min(keys, pending) + w.key_spare * max(0, keys - pending)) * live
+    value += live * (
+        w.ooze * (s.oozes_found - s.oozes_defeated)
+        + w.skeleton * (s.oozes_defeated - s.skel_defeated.bit_count())
+        + w.sarcophagus * (s.sarc_found - s.sarc_opened)
+        + w.zombie * (s.sarc_opened - s.zombies_defeated)
+        + w.golem_ready * (s.golems_found & s.gems_found & ~s.golems_defeated).bit_count()
+        + w.golem_alone * (s.golems_found & ~s.gems_found).bit_count()
+        + w.gem_alone * (s.gems_found & ~s.golems_found).bit_count()
+        + w.mimic * (s.mimics_found - s.mimics_defeated)
+    )
+    hits = len(s.hits)
+    unlocked = mummy_boxes_unlocked(s)
+    future_round = min(ROUNDS, round_no + 2)
+    for k in range(hits, min(unlocked, MUMMY_BOXES)):
+        value += w.mummy_box * hit_worth(future_round) * HIT_MULTIPLIERS[k]
+    if unlocked < MUMMY_BOXES and left > 1:
+        value += (0.25 * (s.alerts % ALERTS_PER_BOX) * hit_worth(future_round)
+                  * HIT_MULTIPLIERS[min(unlocked, MUMMY_BOXES - 1)] / ALERTS_PER_BOX)
+    value += w.mark * s.marks.bit_count() * live
+    if left > 0:
+        value += reach_value(s, w, left) * min(1.0, left / 6.0)
+    return value
 
 
 @dataclass(frozen=True)
@@ -54,13 +177,32 @@ class Beam:
 #: This round's search: the strong bot's own size.
 OUTER = Beam(beam=14, branch=36, depth=7)
 #: Each hypothetical next round: small, since it runs 21 times per candidate.
-INNER = Beam(beam=3, branch=6, depth=6)
+INNER = Beam(beam=4, branch=8, depth=6)
+#: The last round (and the free actions after it), played by the strong bot's search:
+#: its evaluation is the final score there, so a wider search is worth its time.
+LAST = Beam(beam=30, branch=50, depth=8)
+#: How many of this round's best plans are looked ahead from.
+CANDIDATES = 6
+#: How many plans are looked ahead from on each face of a die that may be bought.
+BUY_CANDIDATES = 2
 
 
 def sheet_key(s: Sheet) -> tuple[object, ...]:
     """What makes two end-of-round sheets the same for planning (the order of the actions
     that led there does not matter). Findings follow from the covered squares and rooms."""
     return (s.covered, s.walls, s.row, s.coins, s.keys_gained, s.keys_used, s.item_uses, s.alerts, s.hits,
+            s.oozes_defeated, s.skel_defeated, s.zombies_defeated, s.golems_defeated, s.mimics_defeated,
+            s.sarc_opened, s.rooms_found, s.marks, s.next_bonus, s.phase, s.items_found, s.oozes_found,
+            s.sarc_found, s.mimics_found, s.golems_found, s.gems_found)
+
+
+def end_key(s: Sheet) -> tuple[object, ...]:
+    """What makes two sheets whose dice are all used the same: :func:`sheet_key` without
+    the values of the used dice, only how many slots the row has taken (dice turned up
+    or down on the way, T4.3, leave rows that differ in nothing else, and the next round
+    rolls a new row). So the plans looked ahead from are different sheets, not one sheet
+    reached with its dice turned two ways."""
+    return (s.covered, s.walls, len(s.row), s.coins, s.keys_gained, s.keys_used, s.item_uses, s.alerts, s.hits,
             s.oozes_defeated, s.skel_defeated, s.zombies_defeated, s.golems_defeated, s.mimics_defeated,
             s.sarc_opened, s.rooms_found, s.marks, s.next_bonus, s.phase, s.items_found, s.oozes_found,
             s.sarc_found, s.mimics_found, s.golems_found, s.gems_found)
@@ -91,6 +233,17 @@ def _finished(sheet: Sheet) -> bool:
     return sheet.phase != PLAY or all(d.used for d in sheet.row)
 
 
+def eval_key(s: Sheet, round_no: int) -> tuple[object, ...]:
+    """Everything :func:`evaluate` reads of a sheet at the end of ``round_no``: not the
+    dice row, the carried bonus dice or the phase, so one tile laid from different rolls
+    (a 3 of the roll 3-5 or of the roll 3-6) is evaluated once."""
+    return (round_no, s.covered, s.walls, s.inner, s.coins, s.keys_gained, s.keys_used, s.item_uses,
+            s.items_found, s.oozes_found, s.oozes_defeated, s.skel_defeated, s.sarc_found, s.sarc_opened,
+            s.zombies_defeated, s.golems_found, s.gems_found, s.golems_defeated, s.mimics_found,
+            s.mimics_defeated, s.alerts, s.hits, s.marks)
+
+
+#: Evaluations of sheets seen before, by :func:`eval_key` (for one set of weights).
 Cache = dict[tuple[object, ...], float]
 
 
@@ -101,8 +254,9 @@ def round_plans(game: TombGame, seat: int, round_no: int, size: Beam, keep: int,
     :func:`evaluate` of the sheet they end on, one plan per distinct sheet, best first;
     if none uses every die within the search's depth, the best partial plan alone. The
     game is left as it was (every ``push`` is undone). ``cache`` keeps the evaluation of
-    sheets seen before (the same actions in another order reach the same sheet); it is
-    only valid for one ``round_no`` and ``weights``."""
+    sheets seen before (the same actions in another order reach the same sheet, and the
+    next round's searches over its 21 rolls lay the same tiles); it is only valid for one
+    set of ``weights``."""
     cache = {} if cache is None else cache
     value = evaluate(game.sheets[seat], round_no, weights)
     beam: list[tuple[float, list[Action]]] = [(value, [])]
@@ -115,7 +269,7 @@ def round_plans(game: TombGame, seat: int, round_no: int, size: Beam, keep: int,
                 game.push(seat, a)
             sheet = game.sheets[seat]
             if _finished(sheet):
-                key = sheet_key(sheet)
+                key = end_key(sheet)
                 if key not in done or done[key][0] < v:
                     done[key] = (v, seq)
             if len(seq) < size.depth:
@@ -124,9 +278,10 @@ def round_plans(game: TombGame, seat: int, round_no: int, size: Beam, keep: int,
                     game.push(seat, a)
                     child = game.sheets[seat]
                     key = sheet_key(child)
-                    cv = cache.get(key)
+                    ek = eval_key(child, round_no)
+                    cv = cache.get(ek)
                     if cv is None:
-                        cv = cache[key] = evaluate(child, round_no, weights)
+                        cv = cache[ek] = evaluate(child, round_no, weights)
                     scored.append((cv + rng.random() * 1e-6, key, a))
                     game.undo(seat)
                 scored.sort(key=lambda x: -x[0])
@@ -143,10 +298,13 @@ def round_plans(game: TombGame, seat: int, round_no: int, size: Beam, keep: int,
     return beam[:1]
 
 
-def next_round_value(after: TombGame, round_no: int, size: Beam, rng: Random, weights: Weights = W) -> float:
+def next_round_value(after: TombGame, round_no: int, size: Beam, rng: Random, weights: Weights = W,
+                     cache: Cache | None = None) -> float:
     """The expected value, over the 21 rolls of the next round's two dice, of the best
     plan for that round on ``after`` (a solo search copy whose round ``round_no`` is over
-    but not ended). ``after`` is used as scratch and left with its sheet as it came."""
+    but not ended). ``after`` is used as scratch and left with its sheet as it came.
+    ``cache`` (:func:`round_plans`) is shared by the 21 searches."""
+    cache = {} if cache is None else cache
     base = after.sheets[0]
     carried = tuple(Die(v, "bonus") for v in base.next_bonus)
     after.round = round_no + 1
@@ -157,7 +315,7 @@ def next_round_value(after: TombGame, round_no: int, size: Beam, rng: Random, we
         s.next_bonus = ()
         s.phase = PLAY
         after.sheets[0] = s
-        plans = round_plans(after, 0, round_no + 1, size, 1, rng, weights)
+        plans = round_plans(after, 0, round_no + 1, size, 1, rng, weights, cache=cache)
         total += p * plans[0][0]
     after.sheets[0] = base
     after.round = round_no
@@ -171,16 +329,19 @@ class ExpertTombAgent(Planner):
 
     name = "expert"
 
-    def __init__(self, seed: int = 0, time_limit: float | None = None, candidates: int = 6,
-                 outer: Beam = OUTER, inner: Beam = INNER, weights: Weights = W, resume: bool = False) -> None:
+    def __init__(self, seed: int = 0, time_limit: float | None = None, candidates: int = CANDIDATES,
+                 outer: Beam = OUTER, inner: Beam = INNER, weights: Weights = W, resume: bool = False,
+                 last: Beam = LAST, buy_candidates: int = BUY_CANDIDATES) -> None:
         super().__init__(seed, time_limit, resume)
         self.candidates = candidates
         self.outer = outer
         self.inner = inner
         self.weights = weights
-        # It plays some of this bot's moves; this bot replays them (its own and the strong's).
-        self.strong = StrongTombAgent(seed, time_limit, beam=outer.beam, branch=outer.branch,
-                                      depth=outer.depth, weights=weights, resume=False)
+        self.buy_candidates = buy_candidates
+        # It plays some of this bot's moves (the last round and after); this bot replays
+        # them (its own and the strong's).
+        self.strong = StrongTombAgent(seed, time_limit, beam=last.beam, branch=last.branch,
+                                      depth=last.depth, weights=weights, resume=False)
 
     def forget(self) -> None:
         super().forget()
@@ -194,37 +355,56 @@ class ExpertTombAgent(Planner):
         cache: Cache = {}
         plans = round_plans(game, seat, game.round, self.outer, self.candidates, self.rng, self.weights, deadline,
                             cache)
-        if any(a.kind == BUY for a in legal) and self._buys(game, seat, plans[0][0], deadline, cache):
+        buying = any(a.kind == BUY for a in legal)
+        values = self._values(game, seat, plans, deadline, cache, everyone=buying)
+        if buying and self._buys(game, seat, plans, values, deadline, cache):
             return Action(BUY)
-        self._plan = self._best(game, seat, plans, deadline)
+        best = max(range(len(plans)), key=lambda i: values[i], default=None)
+        self._plan = [] if best is None else list(plans[best][1])
         if not self._plan:
             return self.strong.act(game, seat)  # only unusual moves are left
         return self._plan.pop(0)
 
-    def _buys(self, game: TombGame, seat: int, value: float, deadline: float | None, cache: Cache) -> bool:
-        """A die rolled for 2 coins is a chance event (T4.3): buy when the best round,
-        averaged over its six faces, beats the best round without it (as the strong bot)."""
-        outcomes = [round_plans(game.with_bought_die(seat, face), seat, game.round, self.outer, 1, self.rng,
-                                self.weights, deadline, cache)[0][0] for face in range(1, 7)]
-        return sum(outcomes) / 6 > value + 0.5
-
-    def _best(self, game: TombGame, seat: int, plans: list[tuple[float, list[Action]]],
-              deadline: float | None) -> list[Action]:
-        """The plan with the best expected value after the next round's dice."""
-        if len(plans) <= 1:
-            return plans[0][1] if plans else []
-        best: tuple[float, list[Action]] = (-1e18, [])
+    def _values(self, game: TombGame, seat: int, plans: list[tuple[float, list[Action]]], deadline: float | None,
+                cache: Cache, everyone: bool = False) -> list[float]:
+        """Each plan's expected value after the next round's dice (:func:`next_round_value`),
+        in the order of ``plans``; a lone plan needs no lookahead unless ``everyone`` (a
+        purchase is weighed against it). Past the deadline the plans not yet looked at
+        are worth nothing, so the ones that were are chosen from."""
+        if len(plans) <= 1 and not everyone:
+            return [0.0] * len(plans)
+        out: list[float] = []
         for _v, plan in plans:
+            if out and deadline is not None and time.perf_counter() > deadline:
+                out.append(-1e18)
+                continue
             after = game.seated(seat)
             for a in plan:
                 after.push(0, a, keep_undo=False)
-            value = next_round_value(after, game.round, self.inner, self.rng, self.weights)
-            if value > best[0]:
-                best = (value, plan)
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        return best[1]
+            out.append(next_round_value(after, game.round, self.inner, self.rng, self.weights, cache))
+        return out
+
+    def _buys(self, game: TombGame, seat: int, plans: list[tuple[float, list[Action]]], values: list[float],
+              deadline: float | None, cache: Cache) -> bool:
+        """A die rolled for 2 coins is a chance event (T4.3): buy when the best plan's
+        value after the next round's dice, averaged over the die's six faces, beats the
+        best without it. Both sides look at the same number of plans
+        (``buy_candidates``), so neither is favoured by a wider choice. With none, the
+        strong bot's rule (the end-of-round evaluation, no lookahead)."""
+        k = self.buy_candidates
+        if k <= 0:  # the strong bot's rule: the best round's evaluation, without the lookahead
+            value = plans[0][0] if plans else -1e18
+            faces = [round_plans(game.with_bought_die(seat, face), seat, game.round, self.outer, 1, self.rng,
+                                 self.weights, deadline, cache)[0][0] for face in range(1, 7)]
+            return sum(faces) / 6 > value + 0.5
+        without = max(values[:k], default=-1e18)
+        total = 0.0
+        for face in range(1, 7):
+            bought = game.with_bought_die(seat, face)
+            after = round_plans(bought, seat, game.round, self.outer, k, self.rng, self.weights, deadline, cache)
+            total += max(self._values(bought, seat, after, deadline, cache, everyone=True), default=-1e18)
+        return total / 6 > without + 0.5
 
 
-__all__ = ["INNER", "OUTER", "ROLLS", "Beam", "ExpertTombAgent", "next_round_value", "round_plans", "sheet_key",
-           "worth_trying"]
+__all__ = ["BUY_CANDIDATES", "CANDIDATES", "INNER", "LAST", "OUTER", "ROLLS", "Beam", "ExpertTombAgent", "end_key",
+           "eval_key", "evaluate", "next_round_value", "reach_value", "round_plans", "sheet_key", "worth_trying"]

@@ -83,6 +83,7 @@ class Staged:
     answer: str
     done: Future[None]
     entry: dict[str, Any] | None = None  # its line in the view's log (contracts §1)
+    before: Any = None  # the game before the action, where it may be gone back to (GameService._stage)
 
 
 @dataclass
@@ -189,12 +190,25 @@ class LiveGame:
 
     # -- the views of this version, made once -----------------------------------------------
     def _fresh(self) -> None:
-        if self.cached_version != self.version:
-            self.cached_state = self.kind.view(self.game)
-            self.cached_legal = {}
-            self.cached_actions = {}
-            self.cached_texts = {}
-            self.cached_version = self.version
+        """Make this version's shared parts, once. What the entries since the last version
+        made left as it was is kept: a seat that none of them affected (``affects``; in
+        the Tomb, another player's move) has the same sheet and the same legal actions.
+        With two players of a Tomb game, half the pictures of sheets and lists of legal
+        actions the server made after each move were the ones it had made before."""
+        if self.cached_version == self.version:
+            return
+        since = set(self.affects[self.cached_version:]) if 0 <= self.cached_version < self.version else {EVERYONE}
+        if EVERYONE in since:
+            sheets: dict[int, Any] = {}
+            self.cached_legal, self.cached_actions = {}, {}
+        else:
+            shown = self.cached_state.get("sheets")
+            sheets = {i: sheet for i, sheet in enumerate(shown or ()) if i not in since}
+            self.cached_legal = {seat: x for seat, x in self.cached_legal.items() if seat not in since}
+            self.cached_actions = {seat: x for seat, x in self.cached_actions.items() if seat not in since}
+        self.cached_state = self.kind.view(self.game, sheets)
+        self.cached_texts = {}
+        self.cached_version = self.version
 
     def state(self) -> dict[str, Any]:
         """The public state at this version (shared: callers must not change it)."""

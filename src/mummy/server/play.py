@@ -130,7 +130,8 @@ class Play:
             return game_id in self.hub.rooms or svc.bots.leases.holds(game_id)
 
         def heard(notice: Notice) -> None:  # in the relay's thread
-            if svc.copies.hear(notice.game_id, notice.version, notice.rematch) and watched(notice.game_id):
+            if (svc.copies.hear(notice.game_id, notice.version, notice.rematch, notice.entry)
+                    and watched(notice.game_id)):
                 loop.call_soon_threadsafe(self.follow, notice.game_id)
 
         def resync() -> None:  # notices were lost: every copy may be behind
@@ -161,9 +162,10 @@ class Play:
         task.add_done_callback(self._tasks.discard)
 
     def follow(self, game_id: str) -> None:
-        """Another process moved a game watched here on: catch its copy up from the log and
-        tell its connections, once per burst (a notice heard meanwhile makes one more
-        round). Each connection gets the versions in order: an update is never older than
+        """Another process moved a game watched here on: catch its copy up and tell its
+        connections, once per burst (a notice heard meanwhile makes one more round). On
+        the event loop when the entries the notices carried are enough (as a rule), else
+        from the log, in a worker thread. Each connection gets the versions in order: an update is never older than
         one sent before (``Connection.send_update``), and each carries the log's last
         entries, so no entry is missed."""
         if game_id in self._following:
@@ -177,7 +179,10 @@ class Play:
         try:
             while True:
                 self._following[game_id] = False
-                if await self.workers.run(svc.copies.follow, game_id):
+                there = svc.copies.follow_now(game_id)
+                if there is None:
+                    there = await self.workers.run(svc.copies.follow, game_id)
+                if there:
                     await self.hub.broadcast(svc, game_id)
                     await self.bots(game_id)  # its move may be the one that makes them due
                 if not self._following[game_id]:

@@ -7,6 +7,9 @@ announced by the database in the committing transaction (``NOTIFY mummy``, migra
 hands each notice from another process to ``heard(game_id, version, rematch)``; the app
 (``Play.heard``) catches its copy of the game up from the log and tells its connections.
 
+A notice of a log entry carries the entry (migration 0009) unless it is too large: the
+process applies it to its copy without reading the log (``copies.Copies.hear``).
+
 No new component: no broker to run, and a notice is only a hint. The log stays the truth,
 so a notice lost or late costs only time: an action on a copy that is behind fails its
 write and is checked again on the log (``copies.Lost``). When the listening connection
@@ -18,6 +21,9 @@ SQLite serves one process: it has no ``LISTEN``, and no relay runs there.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import logging
 import threading
 from collections.abc import Callable
@@ -34,21 +40,46 @@ POLL: Final = 0.5
 RETRY: Final = 5.0
 
 
+class Entry(NamedTuple):
+    """A log entry as a notice carries it: what a copy in memory keeps of it
+    (``live.LogEntry``)."""
+
+    seq: int
+    seat: int
+    text: str
+    affects: int
+    client_id: str
+    result: str
+
+
 class Notice(NamedTuple):
-    """A commit announced by the database: a game's new version, or its rematch claimed."""
+    """A commit announced by the database: a game's new version (with its log entry, when
+    the notice had room for it), or its rematch claimed."""
 
     game_id: str
     version: int
     origin: str
     rematch: bool
+    entry: Entry | None = None
 
     @classmethod
     def parse(cls, payload: str) -> Notice | None:
-        """The notice in a payload (``{game} {version} {origin}[ rematch]``), or None."""
+        """The notice in a payload (``{game} {version} {origin}[ rematch| e:{entry}]``,
+        migrations 0007 and 0009), or None. An entry that cannot be read is left out: the
+        log is read instead."""
         parts = payload.split(" ")
         if len(parts) not in (3, 4) or not parts[1].isdigit():
             return None
-        return cls(parts[0], int(parts[1]), parts[2], len(parts) == 4 and parts[3] == "rematch")
+        version = int(parts[1])
+        entry = None
+        if len(parts) == 4 and parts[3].startswith("e:"):
+            try:
+                fields = json.loads(base64.b64decode(parts[3][2:], validate=True))
+                entry = Entry(version, int(fields["seat"]), str(fields["text"]), int(fields["affects"]),
+                              str(fields["client_id"]), str(fields["result"]))
+            except (binascii.Error, ValueError, TypeError, KeyError):
+                log.warning("a notice's entry cannot be read: %.200s", payload)
+        return cls(parts[0], version, parts[2], len(parts) == 4 and parts[3] == "rematch", entry)
 
 
 class Relay:
