@@ -44,20 +44,29 @@ def _import_map(html: str) -> dict[str, str]:
     return imports
 
 
-def test_every_page_names_versioned_files_and_allows_only_its_import_map(server: str) -> None:
-    for path in ("/", "/play/abc", "/replay/abc"):
+def _allowed_scripts(policy: str) -> list[str]:
+    """The hashes of the inline scripts a page's policy allows (its script-src)."""
+    found = re.search(r"script-src 'self'((?: 'sha256-[A-Za-z0-9+/=]+')*);", policy)
+    assert found, policy
+    return re.findall(r"'sha256-([A-Za-z0-9+/=]+)'", found[1])
+
+
+def test_every_page_names_versioned_files_and_allows_only_its_own_inline_scripts(server: str) -> None:
+    for path, inline in (("/", 1), ("/play/abc", 2), ("/replay/abc", 1)):
         status, headers, body = _get(server + path)
         html = body.decode()
         assert status == 200 and headers["cache-control"] == "no-cache" and headers["etag"]
         # Every file the page names is at its versioned address.
         refs = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
         assert refs and all(re.search(r"\?v=[0-9a-f]{12}$", r) for r in refs), refs
-        # The import map is the only inline script, and the page's policy names its hash.
-        script = re.search(r'<script type="importmap">(.*?)</script>', html, re.S)
-        assert script and html.count("<script") == 2  # the map and the page's module
-        digest = base64.b64encode(hashlib.sha256(script[1].encode()).digest()).decode()
+        # The inline scripts are the import map (and on a game page, its early websocket),
+        # and the page's policy names exactly their hashes: nothing else runs inline.
+        scripts = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", html, re.S)
+        assert re.search(r'<script type="importmap">', html) and len(scripts) == inline, path
+        assert html.count("<script") == inline + 1  # and the page's module
+        digests = [base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() for text in scripts]
         policy = headers["content-security-policy"]
-        assert f"script-src 'self' 'sha256-{digest}';" in policy and "unsafe-inline" not in policy
+        assert sorted(_allowed_scripts(policy)) == sorted(digests) and "unsafe-inline" not in policy, path
 
 
 def test_the_import_map_covers_every_file_and_the_content(server: str) -> None:

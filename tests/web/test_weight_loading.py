@@ -76,3 +76,31 @@ def test_a_game_page_asks_for_what_its_head_names_and_draws_styled(web: Watched)
     assert _asked(requests, "/api/content/") == ["/api/content/tomb"]  # the preload, used
     # Versioned, each of them.
     assert all(re.search(r"\?v=[0-9a-f]{12}$", href) for rel, href in head if rel != "icon")
+
+
+def test_a_game_page_opens_one_websocket_before_its_modules_and_plays_on_it(web: Watched) -> None:
+    """The game page's head opens the game's websocket while the modules load (play.html),
+    and the live game takes it over with the first view it brought: one socket a page,
+    made while the page was still being read (the modules run once it has been), and
+    moves go through it."""
+    created = create(web.base, {"game": "tomb", "seats": [{"name": "Ada"}], "seed": 3})
+    page = web.page()
+    page.add_init_script("""(() => {
+      const Native = window.WebSocket;
+      window.socketsMade = [];
+      window.WebSocket = class extends Native {
+        constructor(...args) { super(...args); window.socketsMade.push(document.readyState); }
+      };
+    })()""")
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(urlparse(ws.url).path))
+    page.goto(web.base + created["seats"][0]["invite"])
+    page.wait_for_selector("#sheet [data-square]")
+    page.wait_for_function("() => window.mummyLive && window.mummyLive.status === 'open'")
+    assert sockets == [f"/ws/games/{created['id']}"]
+    assert page.evaluate("() => window.socketsMade") == ["loading"]
+    version = page.evaluate("() => window.mummyLive.view.version")
+    first = page.evaluate("() => window.mummyLive.view.legal[0]")
+    page.evaluate("(text) => window.mummyLive.act(text)", first)
+    page.wait_for_function("(v) => window.mummyLive.view.version > v", arg=version)
+    assert len(sockets) == 1 and page.evaluate("() => window.socketsMade.length") == 1  # still the one socket

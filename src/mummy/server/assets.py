@@ -16,7 +16,8 @@ A versioned address is answered as immutable for a year; anything else (the page
 unversioned address, an out-of-date version) with ``no-cache`` and an ``ETag``: the
 browser asks again each time and gets a ``304`` of a few hundred bytes. The import map is
 an inline script, which the server's content security policy forbids unless named: each
-page is sent with the policy plus the map's hash.
+page is sent with the policy plus the hash of each of its inline scripts (the map's, and
+the game page's own, which asks for the game's first view before the modules load).
 
 Speed: the files are read once, at start, and answered from memory (a request never
 touches the disk); their compressed forms are made once each, at the best level (Brotli
@@ -185,6 +186,8 @@ LOADS_STYLESHEET: Final = re.compile(r"""\bloadStylesheet\(\s*["']/static/([^"']
 STATIC_REF: Final = re.compile(r'\b(?P<attr>src|href)="/static/(?P<path>[^"?#]+)"')
 #: A page's own module (its one ``<script type="module">``).
 PAGE_MODULE: Final = re.compile(r'<script type="module" src="/static/(?P<path>[^"?#]+)"')
+#: An inline script of a page (no ``src``): its text, which the policy names by its hash.
+INLINE_SCRIPT: Final = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(?P<text>.*?)</script>", re.S)
 
 
 def module_graph(root: str, sources: dict[str, str]) -> list[str]:
@@ -273,8 +276,10 @@ class Assets:
 
 def _page(html: str, assets: Assets, import_map: str, hints: Hints, game: str | None = None) -> Document:
     """An HTML page as served: its references versioned, then before ``</head>`` (before
-    any module loads) the import map and the hints, and the policy that allows that one
-    script. A game page for a known ``game`` says which one (``<meta name="mummy-game">``)."""
+    any module loads) the import map and the hints, and the policy that allows its inline
+    scripts, by their hashes: the map, and a page's own (play.html asks for the game's
+    first view before its modules load). A game page for a known ``game`` says which one
+    (``<meta name="mummy-game">``)."""
 
     def versioned(m: re.Match[str]) -> str:
         doc = assets.files.get(m["path"])
@@ -284,8 +289,10 @@ def _page(html: str, assets: Assets, import_map: str, hints: Hints, game: str | 
     script = f'<script type="importmap">{import_map}</script>\n'
     named = f'<meta name="mummy-game" content="{game}">\n' if game else ""
     body = STATIC_REF.sub(versioned, html).replace("</head>", named + script + hints.html(assets) + "</head>", 1)
-    digest = base64.b64encode(hashlib.sha256(import_map.encode()).digest()).decode()
-    policy = CONTENT_SECURITY.replace("script-src 'self'", f"script-src 'self' 'sha256-{digest}'", 1)
+    hashes = dict.fromkeys(base64.b64encode(hashlib.sha256(m["text"].encode()).digest()).decode()
+                           for m in INLINE_SCRIPT.finditer(body))
+    allowed = " ".join(f"'sha256-{digest}'" for digest in hashes)
+    policy = CONTENT_SECURITY.replace("script-src 'self'", f"script-src 'self' {allowed}", 1)
     assert policy != CONTENT_SECURITY, "the content security policy has no script-src 'self' to extend"
     return Document(body.encode(), "text/html; charset=utf-8", {"content-security-policy": policy})
 

@@ -95,6 +95,23 @@ function newClientId() {
 }
 
 // -- a live game ----------------------------------------------------------------------------
+// The game page opens its websocket before its modules load (play.html), so that the
+// server's first view is on its way while they do: the first connection of the page's
+// live game takes it over, with the messages it has had, if it is to the same address and
+// still open or opening. Once only: a reconnection opens a socket of its own.
+function takeEarlySocket(url) {
+  const early = window.mummyEarlySocket;
+  if (!early) return null;
+  window.mummyEarlySocket = null;
+  const messages = early.messages;
+  early.messages = null; // the early listener stops keeping them: this connection reads them now
+  if (early.url !== url || early.socket.readyState > WebSocket.OPEN) {
+    early.socket.close(1000);
+    return null;
+  }
+  return { socket: early.socket, messages };
+}
+
 // Events: "view" (detail: the newest view), "status" (detail: "open" | "connecting" |
 // "closed" (reconnecting) | "disconnected" (for good; unanswered actions are rejected)),
 // "refused" (detail: the error of a refused action).
@@ -113,11 +130,19 @@ export class LiveGame extends EventTarget {
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(this.id)}${query}`);
+    const url = `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.id)}${query}`;
+    const early = takeEarlySocket(url);
+    const socket = early ? early.socket : new WebSocket(url);
     this.socket = socket;
     this._status("connecting");
     socket.addEventListener("open", () => this._status("open"));
-    socket.addEventListener("message", (event) => this._receive(JSON.parse(event.data)));
+    // An early socket's messages so far, and any until they are read: in a task of their own,
+    // as a new socket's first messages come, after the caller has set up its listeners.
+    let backlog = early ? early.messages : null;
+    socket.addEventListener("message", (event) => {
+      if (backlog) backlog.push(event);
+      else this._receive(JSON.parse(event.data));
+    });
     socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
       // 1008: refused for good (a bad token, or this connection broke the rules).
@@ -133,7 +158,7 @@ export class LiveGame extends EventTarget {
       const delay = Math.min(15000, base * 2 ** this.retry++);
       this.timer = setTimeout(() => this.connect(), delay);
     });
-    return new Promise((resolve, reject) => {
+    const firstView = new Promise((resolve, reject) => {
       const first = (e) => { this.removeEventListener("view", first); resolve(e.detail); };
       this.addEventListener("view", first);
       socket.addEventListener("close", (e) => {
@@ -143,6 +168,15 @@ export class LiveGame extends EventTarget {
         }
       }, { once: true });
     });
+    if (early) {
+      setTimeout(() => {
+        if (this.socket === socket && socket.readyState === WebSocket.OPEN) this._status("open");
+        const events = backlog;
+        backlog = null;
+        for (const event of events) this._receive(JSON.parse(event.data));
+      }, 0);
+    }
+    return firstView;
   }
 
   _failPending(error) {
