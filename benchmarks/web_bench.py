@@ -4,15 +4,18 @@
   loads, the new-game form (a solo Tomb game, as it is by default) is sent, the game
   page loads, connects and draws the sheet. Median of several runs. Timed by the pages'
   own clock, as a person waits: the start page's loading (from its navigation to its
-  ``load`` event), then from the click on "Create" to the next frame after the sheet is
-  drawn (as ``web.place_tile_ms`` ends). The click is dispatched in the page, as for a
+  ``load`` event), then from the click on "Create" to the frame that shows the sheet
+  painted (as ``web.place_tile_ms`` ends). The click is dispatched in the page, as for a
   placement; the time Playwright takes to notice a load, check that a button can be
   clicked and send the click (about 140 ms per first paint on our machines, measured
   against the pages' clock) is the driver's, not the page's, and is not counted.
 * ``web.place_tile_ms``: from the click on a square (die and tile chosen) to the tile
-  drawn on the sheet, measured inside the page up to the next frame after the drawing:
-  the websocket round trip, the engine's check and commit, the update and the redraw.
-  Median over placements, each taken back with undo before the next.
+  drawn on the sheet, measured inside the page up to the end of the main thread's work
+  for the frame that shows it (``PAINTED``): the websocket round trip, the engine's
+  check and commit, the update, the redraw, and the frame's style, layout and paint.
+  Median over placements, each taken back with undo before the next. (Until this
+  version the end was the start of the frame after that one: one frame, up to 16.7 ms,
+  more; ``bench_web`` prints that figure too.)
 * ``web.page_bytes_first`` and ``web.page_bytes_repeat``: the bytes a Tomb game page
   takes over HTTP (headers and bodies of the page, its modules, styles, icon and the
   game's content) on a first visit with an empty cache, then on a person's next visit to
@@ -38,17 +41,40 @@ from mummy.tomb.game import round_dice
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 
-#: In the page: click the square, then wait for the tile's walls and the next frame.
+#: In a page: ``painted(then)`` calls ``then`` once the main thread has done its work for
+#: the next frame (its animation callbacks, style, layout and paint): a task posted from
+#: the frame's animation callback runs after them.
+PAINTED = """const painted = (then) => requestAnimationFrame(() => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => then();
+  channel.port2.postMessage(null);
+});"""
+
+#: In the page: click the square; when the tile's walls are in the sheet, the time to the
+#: frame that shows them painted, and (as measured before) to the start of the frame after.
 PLACE = """async (square) => {
+  /*PAINTED*/
   const t0 = performance.now();
-  document.querySelector(`#sheet [data-square='${square}']`).dispatchEvent(new MouseEvent("click", {bubbles: true}));
-  await new Promise((done) => {
-    const drawn = () => document.querySelector("#sheet [data-wall]");
-    const check = () => drawn() ? requestAnimationFrame(() => done()) : requestAnimationFrame(check);
+  const times = {};
+  const sheet = document.getElementById("sheet");
+  const shown = new Promise((done) => {
+    const watcher = new MutationObserver(() => {
+      if (!sheet.querySelector("[data-wall]")) return;
+      watcher.disconnect();
+      painted(() => { times.painted = performance.now() - t0; done(); });
+    });
+    watcher.observe(sheet, {childList: true, subtree: true, attributes: true});
+  });
+  const polled = new Promise((done) => {
+    const check = () => sheet.querySelector("[data-wall]")
+      ? requestAnimationFrame(() => { times.polled = performance.now() - t0; done(); })
+      : requestAnimationFrame(check);
     check();
   });
-  return performance.now() - t0;
-}"""
+  sheet.querySelector(`[data-square='${square}']`).dispatchEvent(new MouseEvent("click", {bubbles: true}));
+  await Promise.all([shown, polled]);
+  return [times.painted, times.polled];
+}""".replace("/*PAINTED*/", PAINTED)
 
 
 #: In every page, before its own scripts: the start page notes how long it took to load
@@ -63,13 +89,14 @@ TIMED = """(() => {
     }, true);
     return;
   }
+  /*PAINTED*/
   const observer = new MutationObserver(() => {
     if (!document.querySelector("#sheet [data-square]")) return;
     observer.disconnect();
-    requestAnimationFrame(() => requestAnimationFrame(() => { window.benchSheetShown = now(); }));
+    painted(() => { window.benchSheetShown = now(); });
   });
   observer.observe(document, {childList: true, subtree: true});
-})()"""
+})()""".replace("/*PAINTED*/", PAINTED)
 
 
 def _first_paint(page: Any, base: str) -> tuple[float, float]:
@@ -85,7 +112,9 @@ def _first_paint(page: Any, base: str) -> tuple[float, float]:
     return float(loading), float(shown - clicked)
 
 
-def _place_tile(page: Any, base: str, runs: int) -> list[float]:
+def _place_tile(page: Any, base: str, runs: int) -> list[tuple[float, float]]:
+    """Placements of one tile, each taken back: (to the frame that shows it painted, to the
+    start of the frame after), in ms, for each."""
     seed = next(s for s in range(10_000) if round_dice(s, 1) == (5, 5))
     created = call(f"{base}/api/games", {"game": "tomb", "seats": [{"name": "bench"}], "seed": seed})
     page.goto(base + created["seats"][0]["invite"])
@@ -95,7 +124,8 @@ def _place_tile(page: Any, base: str, runs: int) -> list[float]:
         page.click("#dice [data-slot='1']")
         page.click("#tools [data-shape='5a']")
         page.hover("#sheet [data-square='J1']")
-        times.append(float(page.evaluate(PLACE, "J1")))
+        painted, polled = page.evaluate(PLACE, "J1")
+        times.append((float(painted), float(polled)))
         version = page.evaluate("() => window.mummyLive.view.version")
         page.click("#undo")
         page.wait_for_function(
@@ -176,13 +206,16 @@ def bench_web(quick: bool) -> dict[str, float]:
             _first_paint(page, base)  # warm: the browser's cache and the server's first game
             parts = [_first_paint(page, base) for _ in range(3 if quick else 10)]
             paints = [loading + drawn for loading, drawn in parts]
-            places = _place_tile(page, base, 5 if quick else 20)
+            placed = _place_tile(page, base, 5 if quick else 20)
+            places = [painted for painted, _ in placed]
         finally:
             browser.close()
             proc.kill()
             proc.wait()
     print("web samples (ms): first paint", [round(x) for x in paints], "place", [round(x) for x in places],
           file=sys.stderr)
+    print("web place tile to the start of the frame after the one that shows it (as measured until "
+          "then):", round(statistics.median(polled for _, polled in placed), 1), file=sys.stderr)
     print("web first paint's parts (ms): the start page's loading", [round(a) for a, _ in parts],
           "the click to the sheet", [round(b) for _, b in parts], file=sys.stderr)
     print(f"web bytes: first visit {first.http_bytes} in {len(first.http)} answers; repeat visit, "

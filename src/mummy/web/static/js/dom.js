@@ -45,11 +45,22 @@ export function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
+// The elements given a listener of their own (h()'s `on...` attributes, or listen()):
+// a page that brings a drawing up to date in place (tomb/layout.js keepSame) keeps such an
+// element only while its attributes, which name what its listener does, are the same.
+const LISTENED = new WeakSet();
+export const listened = (node) => LISTENED.has(node);
+export function listen(node, type, handler) {
+  node.addEventListener(type, handler);
+  LISTENED.add(node);
+  return node;
+}
+
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    if (k.startsWith("on") && typeof v === "function") listen(node, k.slice(2), v);
     else if (k === "class") node.className = v;
     else node.setAttribute(k, v === true ? "" : v);
   }

@@ -71,10 +71,20 @@ export function updateLog(panel, view) {
   const versions = new Set(log.map((e) => String(e.version)));
   for (const li of [...list.children]) if (!versions.has(li.dataset.version)) li.remove();
   panel.querySelector(".log-empty").hidden = list.children.length > 0;
-  list.scrollTop = list.scrollHeight;
-  // A panel not yet on the page has no height: scroll to the newest once it is laid out.
-  if (!panel.isConnected) requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
+  scrollToNewest(list);
   return panel;
+}
+
+// The newest entry brought into view at the next frame, once however often the log changes
+// meanwhile: the browser lays the page out for that frame anyway, while reading the list's
+// height now, in the middle of a page's redraw, would make it lay the page out here and
+// again after the rest of the redraw (and a panel not yet on the page has no height).
+function scrollToNewest(list) {
+  if (list.scrolling) return;
+  list.scrolling = requestAnimationFrame(() => {
+    list.scrolling = 0;
+    list.scrollTop = list.scrollHeight;
+  });
 }
 
 export function logPanel(view, { onNotation } = {}) {

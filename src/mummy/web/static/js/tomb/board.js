@@ -3,7 +3,7 @@
 // and on the Wand's edges turned into actions. `p` is the page (page.js).
 import { parseSquare, squareName, svg } from "../dom.js";
 import { slotsOf, textFor } from "./actions.js";
-import { CELL, MARGIN, cellRect, drawSheet, edgeLine, patchDrawing } from "./draw.js";
+import { CELL, MARGIN, cellRect, drawSheet, edgeLine, updateSheet } from "./draw.js";
 import { touchScreen } from "./layout.js";
 import { digOpenings } from "./pictures.js";
 import { drawPiece } from "./plan.js";
@@ -99,18 +99,17 @@ function clickSquare(p, sq) {
 }
 
 // The player's sheet, drawn with its layers and listening to the pointer. Drawn once; each
-// later drawing only changes what differs in the sheet already there (draw.js
-// patchDrawing), its layers of targets and preview drawn again.
+// later drawing of the same map only changes what differs in the sheet already there
+// (draw.js updateSheet), its layers of targets and preview drawn again.
 export function boardSheet(p, map, sheet, fresh) {
   const { ui } = p;
-  const drawn = drawSheet(map, sheet, { label: `${sheet.name}'s sheet`, fresh });
-  drawn.root.id = "sheet";
-  const layers = new Set(Object.values(p.sheetLayers || {}));
-  if (p.sheetRoot && p.mapNow === map) {
-    patchDrawing(p.sheetRoot, drawn.root, (el) => layers.has(el));
+  const label = `${sheet.name}'s sheet`;
+  if (p.sheetRoot && p.mapNow === map && updateSheet(p.sheetRoot, map, sheet, { label, fresh })) {
     drawTargets(p);
     return p.sheetRoot;
   }
+  const drawn = drawSheet(map, sheet, { label, fresh });
+  drawn.root.id = "sheet";
   p.sheetRoot = drawn.root;
   p.sheetLayers = drawn.layers;
   p.mapNow = map;

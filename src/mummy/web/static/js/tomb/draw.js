@@ -93,27 +93,61 @@ function sheetSummary(map, sheet, label) {
   return summary;
 }
 
-// The squares: stone hatched, Shovel squares dotted, covered ones on sand.
+// How a square looks: stone hatched, Shovel squares dotted, covered ones on sand; a
+// square of a tile that just arrived glows (its class "fresh", css/tomb.css).
+function squareLook(name, stone, digs, covered, fresh) {
+  let fill = "#fffdf7";
+  if (stone.has(name)) fill = "url(#stone)";
+  else if (digs.has(name)) fill = "url(#dug)";
+  else if (covered[name]) fill = "#f1dfb4";
+  return [fill, fresh.has(name) ? "sq fresh" : "sq"];
+}
+
+function dugSquares(sheet) {
+  const digs = new Set();
+  if (sheet) for (const t of sheet.tiles) if (t.shape === "dig") t.squares.forEach((s) => digs.add(s));
+  return digs;
+}
+
+// The squares, each with its tooltip (what the map has there).
 function drawSquares(map, sheet, fresh) {
   const covered = sheet ? sheet.covered : {};
   const stone = new Set(map.stone);
   const what = new Map([...map.findings.map((f) => [f.square, findingWords(f)]), ...map.rooms.map((r) => [r.square, findingWords(r)])]);
   const base = svg("g", { class: "squares" });
-  const digs = new Set();
-  if (sheet) for (const t of sheet.tiles) if (t.shape === "dig") t.squares.forEach((s) => digs.add(s));
+  const digs = dugSquares(sheet);
   for (let y = 0; y < map.height; y++) {
     for (let x = 0; x < map.width; x++) {
       const name = squareName(x, y);
-      let fill = "#fffdf7";
-      if (stone.has(name)) fill = "url(#stone)";
-      else if (digs.has(name)) fill = "url(#dug)";
-      else if (covered[name]) fill = "#f1dfb4";
+      const [fill, cls] = squareLook(name, stone, digs, covered, fresh);
       const tip = stone.has(name) && !what.has(name) ? "stone: no tile may cover it" : what.get(name);
-      base.append(cellRect(x, y, { fill, stroke: "#e4dac3", "stroke-width": 1, "data-square": name, class: fresh.has(name) ? "sq fresh" : "sq" },
+      base.append(cellRect(x, y, { fill, stroke: "#e4dac3", "stroke-width": 1, "data-square": name, class: cls },
         tip ? svg("title", {}, `${name}: ${tip}`) : null));
     }
   }
   return base;
+}
+
+// The squares of a drawing brought to `sheet`: only the fill and the class of a square
+// change as a sheet is played (its place and tooltip are the map's). False if the group
+// is not the one drawSquares made for this map (then the sheet is drawn anew).
+function updateSquares(base, map, sheet, fresh) {
+  const covered = sheet.covered;
+  const stone = new Set(map.stone);
+  const digs = dugSquares(sheet);
+  const rects = base.children;
+  if (rects.length !== map.width * map.height) return false;
+  for (let y = 0, i = 0; y < map.height; y++) {
+    for (let x = 0; x < map.width; x++, i++) {
+      const rect = rects[i];
+      const name = squareName(x, y);
+      if (rect.getAttribute("data-square") !== name) return false;
+      const [fill, cls] = squareLook(name, stone, digs, covered, fresh);
+      if (rect.getAttribute("fill") !== fill) rect.setAttribute("fill", fill);
+      if (rect.getAttribute("class") !== cls) rect.setAttribute("class", cls);
+    }
+  }
+  return true;
 }
 
 // Coordinates: columns A.. along the top, rows 1.. down the left side.
@@ -222,6 +256,20 @@ function drawEdges(sheet) {
   return lines;
 }
 
+// The parts of a sheet that change as it is played, in the order they are drawn: each
+// with what it is drawn from (its key, a string) and its drawing. A later drawing of the
+// same map (updateSheet) draws again only the parts whose key changed.
+const PARTS = [
+  ["tiles", (sheet) => (sheet ? sheet.tiles.map((t) => `${t.n}${t.shape}${t.squares[0]}`).join() : ""), (map, sheet) => drawTileNumbers(sheet)],
+  ["findings", (sheet) => (sheet ? JSON.stringify([sheet.findings.map((f) => f.square), sheet.rooms]) : ""), (map, sheet) => {
+    const findings = drawFindings(map, sheet);
+    drawRooms(findings, map, sheet);
+    return findings;
+  }],
+  ["entrances", (sheet) => (sheet ? JSON.stringify(sheet.entrances) : ""), (map, sheet) => drawEntrances(map, sheet)],
+  ["edges", (sheet) => (sheet ? JSON.stringify([sheet.passages, sheet.walls, sheet.open_openings]) : ""), (map, sheet) => (sheet ? drawEdges(sheet) : null)],
+];
+
 // The sheet of one player: the map, what was drawn on it, and (for the player) layers for
 // legal targets and the preview. Returns {root, layers}.
 // `fresh`: squares of tiles that just arrived, drawn with a short fade-in (css/tomb.css).
@@ -233,20 +281,47 @@ export function drawSheet(map, sheet, { small = false, label = "", fresh = new S
     "aria-label": sheetSummary(map, sheet, label), "data-player": sheet ? sheet.player : undefined,
   });
   ensureDefs();
+  const parts = Object.fromEntries(PARTS.map(([name, , draw]) => [name, draw(map, sheet)]));
   root.append(drawSquares(map, sheet, fresh));
   if (!small) root.append(drawCoords(map));
-  root.append(drawTileNumbers(sheet));
-  const findings = drawFindings(map, sheet);
-  drawRooms(findings, map, sheet);
-  root.append(findings, drawEntrances(map, sheet));
+  root.append(parts.tiles, parts.findings, parts.entrances);
   // The map's outline, then what was drawn on it.
   root.append(svg("rect", { x: MARGIN, y: MARGIN, width: map.width * CELL, height: map.height * CELL, fill: "none", stroke: "#5e5748", "stroke-width": 1.5 }));
-  if (sheet) root.append(drawEdges(sheet));
+  if (sheet) root.append(parts.edges);
   // A hint's or a review's plan (plan.js) under the targets and the preview.
   const layers = { hint: svg("g", { class: "hint-layer" }), targets: svg("g", { class: "targets" }),
     preview: svg("g", { class: "preview" }), edges: svg("g", { class: "edge-targets" }) };
   root.append(layers.hint, layers.targets, layers.preview, layers.edges);
+  // What this drawing was made of, for updateSheet (a property of the element, not shown).
+  root.sheetDrawn = { map, small, parts, keys: Object.fromEntries(PARTS.map(([name, key]) => [name, key(sheet)])) };
   return { root, layers };
+}
+
+// Bring a player's sheet drawn by drawSheet (`root`, in the page) to `sheet`, changing only
+// what differs: a placement changes a few squares and edges of a sheet of hundreds of
+// shapes, and building the sheet anew to compare it costs more than the change itself
+// (web.place_tile_ms). The squares get their new fill and class; each other part is drawn
+// again only if what it is drawn from has changed, and then put in by patchDrawing. The
+// layers (targets, preview, hint) are the page's and are left alone. False when `root` is
+// not a drawing of this map with a sheet (the caller draws it anew).
+export function updateSheet(root, map, sheet, { label = "", fresh = new Set() } = {}) {
+  const drawn = root.sheetDrawn;
+  if (!drawn || drawn.map !== map || !sheet || PARTS.some(([name]) => !drawn.parts[name] || drawn.parts[name].parentNode !== root)) return false;
+  const squares = root.firstElementChild;
+  if (!squares || squares.getAttribute("class") !== "squares" || !updateSquares(squares, map, sheet, fresh)) return false;
+  ensureDefs();
+  const summary = sheetSummary(map, sheet, label);
+  if (root.getAttribute("aria-label") !== summary) root.setAttribute("aria-label", summary);
+  if (sheet.player !== undefined && root.getAttribute("data-player") !== String(sheet.player)) root.setAttribute("data-player", sheet.player);
+  for (const [name, key, draw] of PARTS) {
+    const now = key(sheet);
+    if (now === drawn.keys[name]) continue;
+    const part = draw(map, sheet);
+    patchDrawing(drawn.parts[name], part);
+    if (drawn.parts[name].parentNode !== root) drawn.parts[name] = part; // replaced by the new drawing
+    drawn.keys[name] = now;
+  }
+  return true;
 }
 
 // Bring `old` (a drawing in the page) to what `fresh` (the same drawing made anew) shows,
@@ -281,7 +356,17 @@ export function dieFace(value, { size = 34, used = false } = {}) {
     ...pips.map(([px, py]) => svg("circle", { cx: px * s, cy: py * s, r: size / 11, fill: used ? "#a79f8c" : "#1d1a14" })));
 }
 
+// A shape's small picture; made once per shape and size, copied for each drawing (the
+// Tile Table shows a dozen of them, drawn again with the page).
+const minis = new WeakMap(); // orient -> Map(size -> picture)
 export function miniShape(orient, size = 7) {
+  if (!minis.has(orient)) minis.set(orient, new Map());
+  const made = minis.get(orient);
+  if (!made.has(size)) made.set(size, makeMiniShape(orient, size));
+  return made.get(size).cloneNode(true);
+}
+
+function makeMiniShape(orient, size) {
   const xs = orient.cells.map((c) => c[0]);
   const ys = orient.cells.map((c) => c[1]);
   const minX = Math.min(...xs);

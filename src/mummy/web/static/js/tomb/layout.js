@@ -2,7 +2,7 @@
 // controls and the panels in columns that scroll on their own), panels that fold and stay
 // folded, what changed since the last view (for the short animations), the kind of screen
 // (touch or mouse), and an action told in words when the server's log has no sentence.
-import { h } from "../dom.js";
+import { h, listen, listened } from "../dom.js";
 
 // A touch screen: taps preview before they place, and no keyboard hints are shown.
 const COARSE = matchMedia("(pointer: coarse)");
@@ -28,35 +28,78 @@ export function fitSoon(layout) {
   });
 }
 
-// Put `nodes` (a part of the page drawn anew) in `box`, keeping each of its children that
-// is the same as the new one in its place (Node.isEqualNode: same elements, attributes and
-// text), so that a redraw costs the browser only what changed. The kept copy's listeners
-// are the old drawing's: what they do is named in the attributes compared (a button's
-// data-action, data-slot, ...), so that they are the same as the new ones'.
+// Put `nodes` (a part of the page drawn anew) in `box`, changing in what is there only
+// what differs (bringTo), so that a redraw costs the browser only what changed: a
+// placement changes a score, a mark in the Tile Table, a button's state, not the panels.
 export function keepSame(box, nodes) {
   const old = [...box.childNodes];
   nodes.forEach((node, i) => {
     if (!old[i]) box.append(node);
-    else if (!old[i].isEqualNode(node)) old[i].replaceWith(node);
+    else bringTo(old[i], node);
   });
   for (const gone of old.slice(nodes.length)) gone.remove();
+}
+
+// Bring `old` (in the page) to what `fresh` (the same part drawn anew) shows: an equal node
+// (Node.isEqualNode: same elements, attributes and text) is kept as it is; an element of
+// the same kind gets the new attributes and its children are brought along one by one;
+// text gets the new text; anything else is replaced. An element with a listener of its
+// own (dom.js listened: a button, a folding panel) is kept only while its own attributes
+// are the same: what its listener does is named in them (a button's data-action,
+// data-slot, ...), so that the kept listener does what the new one would.
+export function bringTo(old, fresh) {
+  if (old.isEqualNode(fresh)) return;
+  if (old.nodeType === Node.TEXT_NODE && fresh.nodeType === Node.TEXT_NODE) {
+    old.data = fresh.data;
+    return;
+  }
+  const same = old.nodeType === Node.ELEMENT_NODE && old.nodeName === fresh.nodeName && old.namespaceURI === fresh.namespaceURI;
+  if (!same || ((listened(old) || listened(fresh)) && !(listened(old) && listened(fresh) && sameAttributes(old, fresh)))) {
+    old.replaceWith(fresh);
+    return;
+  }
+  for (const a of [...old.attributes]) if (!fresh.hasAttributeNS(a.namespaceURI, a.localName)) old.removeAttributeNS(a.namespaceURI, a.localName);
+  for (const a of fresh.attributes) if (old.getAttributeNS(a.namespaceURI, a.localName) !== a.value) old.setAttributeNS(a.namespaceURI, a.name, a.value);
+  const before = [...old.childNodes];
+  const after = [...fresh.childNodes];
+  after.forEach((node, i) => {
+    if (before[i]) bringTo(before[i], node);
+    else old.append(node);
+  });
+  for (const gone of before.slice(after.length)) gone.remove();
+}
+
+function sameAttributes(a, b) {
+  if (a.attributes.length !== b.attributes.length) return false;
+  for (const x of a.attributes) if (b.getAttributeNS(x.namespaceURI, x.localName) !== x.value) return false;
+  return true;
 }
 
 // -- panels that fold, remembered in this browser --------------------------------------------
 const FOLDS_KEY = "mummy.tomb.folds";
 
+const NARROW = matchMedia("(max-width: 699px)");
+// The folds kept in this browser, read once a page (the page is drawn again on every
+// move, each panel asking) and again when another tab has changed them.
+let known = null;
+addEventListener("storage", (e) => { if (e.key === FOLDS_KEY || e.key === null) known = null; });
+
 function folds() {
-  try { return JSON.parse(localStorage.getItem(FOLDS_KEY) || "{}"); } catch { return {}; }
+  if (!known) {
+    try { known = JSON.parse(localStorage.getItem(FOLDS_KEY) || "{}"); } catch { known = {}; }
+    if (!known || typeof known !== "object") known = {};
+  }
+  return known;
 }
 
 // A panel beside the map as a <details>: open unless folded (on a phone, folded unless
 // opened), the choice kept across redraws and visits.
 export function fold(key, title, attrs, ...body) {
   const saved = folds()[key];
-  const open = saved === undefined ? !matchMedia("(max-width: 699px)").matches : saved;
+  const open = saved === undefined ? !NARROW.matches : saved;
   const d = h("details", { class: "panel fold", "data-fold": key, open, ...attrs },
     h("summary", {}, h("h2", {}, ...[title].flat())), ...body);
-  d.addEventListener("toggle", () => {
+  listen(d, "toggle", () => {
     const all = folds();
     if (all[key] === d.open) return; // a panel drawn open fires "toggle" too: nothing to keep
     all[key] = d.open;

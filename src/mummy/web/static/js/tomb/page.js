@@ -86,8 +86,10 @@ class TombPage {
     // answer arrives. A refusal gives the choice back, unless another was made meanwhile.
     const chosen = { ...this.ui };
     Object.assign(this.ui, { tool: null, slot: null, armed: null });
+    const sent = this.sender.send(text); // on its way now; the update that follows redraws the page
+    const focused = this.letGoOfTools();
     try {
-      const result = await this.sender.send(text); // the update that follows redraws the page
+      const result = await sent;
       // The log's sentence when its view is here; until then the page's own words
       // (render() swaps in the sentence when that view arrives).
       this.tellVersion = result && result.version;
@@ -97,7 +99,24 @@ class TombPage {
       this.say(errorText(error), "error");
       if (this.coach) this.coach.refused(text, error);
       this.render();
+      const again = focused && this.els.layout.querySelector(focused);
+      if (again && document.activeElement === document.body) again.focus();
     }
+  }
+
+  // The chosen die's controls are spent by a move (they go with the update that shows it):
+  // a control of theirs that has the focus (the shape clicked before the square) lets go of
+  // it now, while the server answers, as it would when taken away. Taking the focused
+  // element away in the middle of the update's redraw costs the browser 1 to 8 ms there
+  // and then (measured: web.place_tile_ms), letting go of it now under 1 ms while the page
+  // only waits. Returns what finds the control again (focusedKey), for a refused move to
+  // give the focus back.
+  letGoOfTools() {
+    const el = document.activeElement;
+    if (!el || !this.els.tools.contains(el)) return null;
+    const key = this.focusedKey();
+    el.blur();
+    return key;
   }
 
   // Before a move that may waste something: the server's preview; with warnings, the
@@ -214,6 +233,16 @@ class TombPage {
     fitSoon(els.layout);
   }
 
+  // Whether `view` is the one drawn last, arrived again: the websocket's first state after
+  // the page was drawn from the same view over HTTP (play.js), or a resync at the same
+  // version. Drawing it again would change nothing; a view of another version, or of the
+  // same version with something new (a rematch made), is drawn.
+  drawnAlready(view) {
+    const drawn = this.drawn;
+    if (!drawn || !view || drawn === view || drawn.version !== view.version) return drawn === view;
+    return JSON.stringify(drawn) === JSON.stringify(view);
+  }
+
   // Say the server's sentence for the player's last action, once its view has arrived.
   tellSentence() {
     const entry = (this.live.view.log || []).find((e) => e.version === this.tellVersion && e.seat === this.view.you);
@@ -317,14 +346,18 @@ export function mount(root, live, content, options = {}) {
   }
   document.addEventListener("keydown", (e) => page.onKey(e));
   window.addEventListener("resize", () => fitToScreen(page.els.layout));
-  live.addEventListener("view", () => page.render());
+  live.addEventListener("view", () => { if (!page.drawnAlready(live.view)) page.render(); });
   // A click or a key while the other players' steps are shown shows the rest at once; the
   // page is drawn again after the click has done its own work (its target stays in place).
   const skip = () => { if (page.steps.stop()) setTimeout(() => page.render()); };
   document.addEventListener("click", skip, true);
   document.addEventListener("keydown", (e) => { if (!["Shift", "Control", "Alt", "Meta"].includes(e.key)) skip(); }, true);
   live.addEventListener("refused", (e) => page.say(describeError(e.detail), "error"));
+  // The first drawing sized at once, so that the map never jumps: measured before it is
+  // drawn, while the page is its header and an empty layout (the layout's top is what is
+  // above it), which the browser lays out in no time, not after, when measuring would make
+  // it lay out the whole page here and once more for the height it sets.
+  fitToScreen(page.els.layout);
   page.render();
-  fitToScreen(page.els.layout); // the first drawing sized at once: the map never jumps
   return page;
 }

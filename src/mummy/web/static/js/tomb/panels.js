@@ -25,7 +25,23 @@ export function scoreTable(score, content) {
   return h("table", { class: "lines score" }, h("tbody", {}, rows));
 }
 
+// The Tile Table, made once for each state of the sheet's table (what is marked and
+// paid) and copied for each drawing: the page is drawn again on every move, and its
+// dozen pictures of shapes would be built again each time for what seldom changes (the
+// last few states are kept: a move and its undo go back and forth between two).
+const made = new WeakMap(); // content -> Map(key -> table)
 export function tileTable(sheet, content, rules) {
+  if (!made.has(content)) made.set(content, new Map());
+  const tables = made.get(content);
+  const key = JSON.stringify([sheet.tracks.tile_table, rules.row_bonus]);
+  if (!tables.has(key)) {
+    if (tables.size >= 8) tables.delete(tables.keys().next().value);
+    tables.set(key, makeTileTable(sheet, content, rules));
+  }
+  return tables.get(key).cloneNode(true);
+}
+
+function makeTileTable(sheet, content, rules) {
   const marked = new Set(sheet.tracks.tile_table.marked);
   const rows = new Set(sheet.tracks.tile_table.rows_paid);
   const cols = new Set(sheet.tracks.tile_table.columns_paid);
