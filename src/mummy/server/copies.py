@@ -164,7 +164,7 @@ class Copies:
             return False
         try:
             self._apply_heard(live)
-        except ValueError:
+        except Exception:  # as in catch_up: the copy is not the log's
             self.drop(game_id)
             return False
         return self._settled(live)
