@@ -17,7 +17,7 @@ unversioned address, an out-of-date version) with ``no-cache`` and an ``ETag``: 
 browser asks again each time and gets a ``304`` of a few hundred bytes. The import map is
 an inline script, which the server's content security policy forbids unless named: each
 page is sent with the policy plus the hash of each of its inline scripts (the map's, and
-the game page's own, which asks for the game's first view before the modules load).
+the game page's own, which opens the game's websocket before the modules load).
 
 Speed: the files are read once, at start, and answered from memory (a request never
 touches the disk); their compressed forms are made once each, at the best level (Brotli
@@ -277,8 +277,8 @@ class Assets:
 def _page(html: str, assets: Assets, import_map: str, hints: Hints, game: str | None = None) -> Document:
     """An HTML page as served: its references versioned, then before ``</head>`` (before
     any module loads) the import map and the hints, and the policy that allows its inline
-    scripts, by their hashes: the map, and a page's own (play.html asks for the game's
-    first view before its modules load). A game page for a known ``game`` says which one
+    scripts, by their hashes: the map, and a page's own (play.html opens the game's
+    websocket before its modules load). A game page for a known ``game`` says which one
     (``<meta name="mummy-game">``)."""
 
     def versioned(m: re.Match[str]) -> str:
