@@ -76,6 +76,14 @@ def _counting_log_reads(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> list[i
     return reads
 
 
+def _ann_plays_her_round_as_bob_watches(ann: Seat, bob: Seat) -> None:
+    """Ann plays her round's moves; Bob, on the other process, is told each, in order."""
+    while ann.state["legal"]:
+        version = ann.act(f"a{ann.state['version']}", ann.state["legal"][0])["result"]["version"]
+        assert bob.wait_version(version)["version"] == version
+    assert bob.versions == [0, 1, 2, 3]
+
+
 def test_the_other_process_applies_the_entries_its_notices_carry_without_reading_the_log(
         servers: tuple[str, str, list[FastAPI]], monkeypatch: pytest.MonkeyPatch) -> None:
     """Migration 0009: a notice carries its entry, and the process that did not write it
@@ -86,10 +94,7 @@ def test_the_other_process_applies_the_entries_its_notices_carry_without_reading
     ann, bob = Seat(one, game_id, ann_token), Seat(two, game_id, bob_token)
     try:
         reads = _counting_log_reads(apps[1], monkeypatch)
-        while ann.state["legal"]:
-            version = ann.act(f"a{ann.state['version']}", ann.state["legal"][0])["result"]["version"]
-            assert bob.wait_version(version)["version"] == version
-        assert bob.versions == [0, 1, 2, 3]
+        _ann_plays_her_round_as_bob_watches(ann, bob)
         assert reads == []
         assert bob.state == get(f"http://{two}/api/games/{game_id}", bob_token)  # the copy is the log's
         assert get(f"http://{two}/api/games/{game_id}")["state"] == get(f"http://{one}/api/games/{game_id}")["state"]
@@ -115,10 +120,7 @@ def test_an_entry_a_notice_did_not_carry_is_read_from_the_log(
     monkeypatch.setattr(copies, "hear", hear_without_the_second)
     try:
         reads = _counting_log_reads(apps[1], monkeypatch)
-        while ann.state["legal"]:
-            version = ann.act(f"a{ann.state['version']}", ann.state["legal"][0])["result"]["version"]
-            assert bob.wait_version(version)["version"] == version
-        assert bob.versions == [0, 1, 2, 3]
+        _ann_plays_her_round_as_bob_watches(ann, bob)
         assert reads and reads[0] == 1  # the log, from the gap on
         assert get(f"http://{two}/api/games/{game_id}")["state"] == get(f"http://{one}/api/games/{game_id}")["state"]
     finally:
