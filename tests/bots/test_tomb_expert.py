@@ -9,13 +9,14 @@ import pytest
 
 from mummy.bots import tomb
 from mummy.bots.registry import bot_seed, make_agent
-from mummy.bots.tomb import StrongTombAgent
-from mummy.bots.tomb_search import LAST, ROLLS, Beam, ExpertTombAgent, evaluate, next_round_value, round_plans
+from mummy.bots.tomb import StrongTombAgent, W, Weights
+from mummy.bots.tomb_search import LAST, ROLLS, Beam, ExpertTombAgent, next_round_value, round_plans
 from mummy.tomb.actions import BUY
 from mummy.tomb.content import map_ids
 from mummy.tomb.game import PlayerSetup, TombGame
 from mummy.tomb.rules import ROUNDS
 from mummy.tomb.scoring import score
+from mummy.tomb.sheet import Sheet
 
 
 def small(seed: int, buy_candidates: int = 2) -> ExpertTombAgent:
@@ -104,9 +105,37 @@ def test_defers_to_the_strong_bot_in_the_last_round() -> None:
     assert make_agent("tomb", "expert", 7).act(game, 0) == strong.act(game, 0)
 
 
-def test_its_evaluation_is_the_strong_bots() -> None:
-    # The expert's faster copy of evaluate must give the very same numbers, on every
-    # packaged map, for the round just played, the next, and the last.
+def _plain_reach_value(sheet: Sheet, w: Weights, rounds_left: int) -> float:
+    """The flood fill of tomb.reach_value written plainly (the strong bot's until it was
+    made faster for the expert's lookahead): square by square from each open opening's
+    two sides, every finding, entrance and room opening worth summed as it is reached."""
+    m, g = sheet.map, sheet.map.grid
+    free = m.free & ~sheet.covered
+    if not sheet.open_openings():
+        return 0.0
+    frontier = 0
+    for e in range(sheet.open_openings().bit_length()):
+        if sheet.open_openings() >> e & 1:
+            for sq in g.edge_squares(e):
+                if sq is not None and free >> sq & 1:
+                    frontier |= 1 << sq
+    finds, doors = tomb.targets(sheet, w)
+    value, factor, seen, depth = 0.0, 1.0, frontier, 0
+    while frontier and depth < max(2, min(14, rounds_left * 2)):
+        for sq in range(frontier.bit_length()):
+            if frontier >> sq & 1:
+                value += factor * (finds.get(sq, 0.0) + doors.get(sq, 0.0))
+        nxt = ((frontier << 1) | (frontier >> 1) | (frontier << g.stride) | (frontier >> g.stride)) & free & ~seen
+        seen |= nxt
+        frontier = nxt
+        factor *= w.reach_decay
+        depth += 1
+    return value
+
+
+def test_the_reach_of_the_evaluation_is_the_plain_flood_fill() -> None:
+    # tomb.reach_value shifts bitboards instead of walking squares: the same numbers, on
+    # every packaged map, for the rounds left after the round just played, the next, and none.
     for map_id in map_ids():
         rng = random.Random(map_id)
         for seed in range(3):
@@ -114,8 +143,9 @@ def test_its_evaluation_is_the_strong_bots() -> None:
             while not game.is_over:
                 game.push(0, rng.choice(game.legal_actions(0)), keep_undo=False)
                 sheet = game.sheets[0]
-                for round_no in (game.round, min(ROUNDS, game.round + 1), ROUNDS):
-                    assert evaluate(sheet, round_no) == tomb.evaluate(sheet, round_no), (map_id, seed, round_no)
+                for left in (ROUNDS - game.round, ROUNDS - game.round - 1, 1):
+                    assert tomb.reach_value(sheet, W, left) == pytest.approx(_plain_reach_value(sheet, W, left)), \
+                        (map_id, seed, left)
 
 
 def test_a_shared_evaluation_cache_changes_no_plan() -> None:

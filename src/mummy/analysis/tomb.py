@@ -37,7 +37,16 @@ from typing import Any, Final
 from mummy.analysis.common import Progress, check_player, first_difference, replay_or_raise, summary
 from mummy.bots.registry import bot_seed
 from mummy.bots.tomb import RandomTombAgent, StrongTombAgent, W, Weights, evaluate
-from mummy.bots.tomb_search import INNER, OUTER, Beam, ExpertTombAgent, next_round_value, round_plans, sheet_key
+from mummy.bots.tomb_search import (
+    CANDIDATES,
+    INNER,
+    OUTER,
+    Beam,
+    ExpertTombAgent,
+    next_round_value,
+    round_plans,
+    sheet_key,
+)
 from mummy.tomb.actions import BUY, END, Action, fmt, to_json
 from mummy.tomb.game import TombGame
 from mummy.tomb.record import replay_record, to_record
@@ -71,7 +80,7 @@ class TombAnalyst:
     bot: str = STRONGEST_TOMB
     outer: Beam = OUTER
     inner: Beam | None = INNER
-    candidates: int = 6
+    candidates: int = CANDIDATES
     weights: Weights = W
 
     def agent(self, seed: int) -> TombBot:
@@ -84,7 +93,8 @@ class TombAnalyst:
 
 
 #: The registered bots an analyst can be, at their default effort (bots/registry.py).
-ANALYSTS: Final = {"strong": TombAnalyst("strong", OUTER, None), "expert": TombAnalyst("expert", OUTER, INNER, 6)}
+ANALYSTS: Final = {"strong": TombAnalyst("strong", OUTER, None),
+                   "expert": TombAnalyst("expert", OUTER, INNER, CANDIDATES)}
 DEFAULT: Final = ANALYSTS[STRONGEST_TOMB]
 
 

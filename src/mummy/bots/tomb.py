@@ -93,7 +93,7 @@ def _finding_values(sheet: Sheet, w: Weights) -> dict[int, float]:
 _FIND_CACHE: dict[tuple[str, Weights], tuple[dict[int, float], dict[int, float]]] = {}
 
 
-def _targets(sheet: Sheet, w: Weights) -> tuple[dict[int, float], dict[int, float]]:
+def targets(sheet: Sheet, w: Weights) -> tuple[dict[int, float], dict[int, float]]:
     """Per map: square -> worth of the finding on it, and square -> worth of reaching it
     for an entrance or a room opening facing it."""
     key = (sheet.map.id, w)
@@ -113,9 +113,32 @@ def _targets(sheet: Sheet, w: Weights) -> tuple[dict[int, float], dict[int, floa
     return hit
 
 
-def _reach_value(sheet: Sheet, w: Weights, rounds_left: int) -> float:
+#: Per map and weights: square -> worth of reaching it (a finding on it, an entrance or a
+#: room opening it faces), and the mask of those squares.
+_WORTH: dict[tuple[str, Weights], tuple[dict[int, float], int]] = {}
+
+
+def _worth(sheet: Sheet, w: Weights) -> tuple[dict[int, float], int]:
+    key = (sheet.map.id, w)
+    hit = _WORTH.get(key)
+    if hit is None:
+        finds, doors = targets(sheet, w)
+        worth = {sq: finds.get(sq, 0.0) + doors.get(sq, 0.0) for sq in set(finds) | set(doors)}
+        mask = sheet.map.findings_mask
+        for sq in doors:
+            mask |= 1 << sq
+        hit = _WORTH[key] = (worth, mask)
+    return hit
+
+
+def reach_value(sheet: Sheet, w: Weights, rounds_left: int) -> float:
     """Uncollected findings, entrances and rooms, discounted by how many squares lie
-    between them and the dungeon's open openings (a flood fill over free squares)."""
+    between them and the dungeon's open openings (a flood fill over free squares, at most
+    ``2 * rounds_left`` steps). Most of :func:`evaluate`'s time, and the expert bot
+    evaluates a hundred thousand sheets a game: the squares beyond the open openings come
+    from four shifts of the openings' bitboard (an edge's number is its square's, T1 grid
+    layout) instead of a loop over the openings, and the worth of each square is looked up
+    once (a test checks it against the plain flood fill, tests/bots/test_tomb_expert.py)."""
     m = sheet.map
     g = m.grid
     stride = g.stride
@@ -123,50 +146,28 @@ def _reach_value(sheet: Sheet, w: Weights, rounds_left: int) -> float:
     oo = sheet.open_openings()
     if not oo:
         return 0.0
-    # The uncovered squares just beyond the open openings.
-    frontier = 0
-    for e in _bits(oo):
-        a, b = g.edge_squares(e)
-        for sq in (a, b):
-            if sq is not None and free >> sq & 1:
-                frontier |= 1 << sq
-    finds, doors = _targets(sheet, w)
+    off = g.edge_offset
+    frontier = free & (oo | (oo >> stride) | (oo >> off) | (oo >> (off + 1)))
+    worth, wanted = _worth(sheet, w)
     value = 0.0
     factor = 1.0
     seen = frontier
     depth = 0
     horizon = max(2, min(14, rounds_left * 2))
+    decay = w.reach_decay
     while frontier and depth < horizon:
-        for sq in _bits(frontier & (m.findings_mask | _door_mask(sheet, doors))):
-            value += factor * (finds.get(sq, 0.0) + doors.get(sq, 0.0))
+        hit = frontier & wanted
+        while hit:
+            low = hit & -hit
+            value += factor * worth[low.bit_length() - 1]
+            hit ^= low
         nxt = ((frontier << 1) | (frontier >> 1) | (frontier << stride) | (frontier >> stride)) & free & ~seen
         seen |= nxt
         frontier = nxt
-        factor *= w.reach_decay
+        factor *= decay
         depth += 1
     return value
 
-
-_DOOR_MASKS: dict[str, int] = {}
-
-
-def _door_mask(sheet: Sheet, doors: dict[int, float]) -> int:
-    mask = _DOOR_MASKS.get(sheet.map.id)
-    if mask is None:
-        mask = 0
-        for sq in doors:
-            mask |= 1 << sq
-        _DOOR_MASKS[sheet.map.id] = mask
-    return mask
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def gain(sheet: Sheet) -> float:
@@ -233,7 +234,7 @@ def evaluate(sheet: Sheet, round_no: int, w: Weights = W) -> float:
     value += w.mark * s.marks.bit_count() * live
     # What the dungeon can still reach.
     if left > 0:
-        value += _reach_value(s, w, left) * min(1.0, left / 6.0)
+        value += reach_value(s, w, left) * min(1.0, left / 6.0)
     return value
 
 
@@ -526,4 +527,5 @@ class StrongTombAgent(Planner):
         return best
 
 
-__all__ = ["GreedyTombAgent", "Planner", "RandomTombAgent", "StrongTombAgent", "Weights", "evaluate", "gain"]
+__all__ = ["GreedyTombAgent", "Planner", "RandomTombAgent", "StrongTombAgent", "Weights", "evaluate", "gain",
+           "reach_value", "targets"]

@@ -26,10 +26,11 @@ The next round's dice are never read from the game's seed (that would be cheatin
 dice are a pure function of it, T4.6): the lookahead builds each hypothetical roll itself
 on a search copy of the game, and the faces of a die it may buy likewise.
 
-The lookahead evaluates a hundred thousand sheets a game, so this module has its own copy
-of the evaluation (:func:`evaluate`: the same numbers, fewer Python steps) and keeps the
-values of the sheets a decision has seen by what the evaluation reads of them
-(:func:`eval_key`): the 21 hypothetical rounds lay many of the same tiles.
+The lookahead evaluates a hundred thousand sheets a game (with the strong bot's
+:func:`~mummy.bots.tomb.evaluate`, whose flood fill of what the dungeon can still reach
+is written for that), and keeps the values of the sheets a decision has seen by what the
+evaluation reads of them (:func:`eval_key`): the 21 hypothetical rounds lay many of the
+same tiles.
 
 Like every bot here it is deterministic for its seed: its only randomness is its own
 :class:`random.Random`, which breaks near-ties.
@@ -41,128 +42,15 @@ import time
 from dataclasses import dataclass
 from random import Random
 
-from mummy.bots.tomb import Planner, StrongTombAgent, W, Weights, _targets
+from mummy.bots.tomb import Planner, StrongTombAgent, W, Weights, evaluate
 from mummy.tomb.actions import BUY, DIG, DOWN, END, ERASE, UP, Action
 from mummy.tomb.game import TombGame
-from mummy.tomb.rules import (
-    ALERTS_PER_BOX,
-    HIT_MULTIPLIERS,
-    MUMMY_BOXES,
-    ROUNDS,
-    hit_worth,
-    mummy_boxes_unlocked,
-)
-from mummy.tomb.scoring import score
+from mummy.tomb.rules import ROUNDS
 from mummy.tomb.sheet import PLAY, Die, Sheet
 
 #: The 21 rolls of two dice, each with its chance (T4.1): a double 1/36, a pair 2/36.
 ROLLS: tuple[tuple[int, int, float], ...] = tuple(
     (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7))
-
-
-#: Per map and weights: square -> worth of reaching it (a finding on it, an entrance or a
-#: room opening it faces), and the mask of those squares.
-_WORTH: dict[tuple[str, Weights], tuple[dict[int, float], int]] = {}
-
-
-def _worth(sheet: Sheet, w: Weights) -> tuple[dict[int, float], int]:
-    key = (sheet.map.id, w)
-    hit = _WORTH.get(key)
-    if hit is None:
-        finds, doors = _targets(sheet, w)
-        worth = {sq: finds.get(sq, 0.0) + doors.get(sq, 0.0) for sq in set(finds) | set(doors)}
-        mask = sheet.map.findings_mask
-        for sq in doors:
-            mask |= 1 << sq
-        hit = _WORTH[key] = (worth, mask)
-    return hit
-
-
-def reach_value(sheet: Sheet, w: Weights, rounds_left: int) -> float:
-    """:func:`mummy.bots.tomb._reach_value`, the same number by fewer Python steps (it is
-    most of the evaluation's time, and the expert evaluates many times more sheets than
-    the strong bot): the squares beyond the open openings come from four shifts of the
-    openings' bitboard (an edge's number is its square's, T1 grid layout) instead of a
-    loop over the openings, and the worth of each square is looked up once."""
-    m = sheet.map
-    g = m.grid
-    stride = g.stride
-    free = m.free & ~sheet.covered
-    oo = sheet.open_openings()
-    if not oo:
-        return 0.0
-    off = g.edge_offset
-    frontier = free & (oo | (oo >> stride) | (oo >> off) | (oo >> (off + 1)))
-    worth, targets = _worth(sheet, w)
-    value = 0.0
-    factor = 1.0
-    seen = frontier
-    depth = 0
-    horizon = max(2, min(14, rounds_left * 2))
-    decay = w.reach_decay
-    while frontier and depth < horizon:
-        hit = frontier & targets
-        while hit:
-            low = hit & -hit
-            value += factor * worth[low.bit_length() - 1]
-            hit ^= low
-        nxt = ((frontier << 1) | (frontier >> 1) | (frontier << stride) | (frontier >> stride)) & free & ~seen
-        seen |= nxt
-        frontier = nxt
-        factor *= decay
-        depth += 1
-    return value
-
-
-def evaluate(sheet: Sheet, round_no: int, w: Weights = W) -> float:
-    """:func:`mummy.bots.tomb.evaluate` (the same value, checked by a test), with the
-    faster :func:`reach_value`: the strong bot's evaluation must stay as it is, and the
-    expert's lookahead runs it about a hundred thousand times a game."""
-    s = sheet
-    sc = score(s)
-    lines = sc.lines
-    left = ROUNDS - round_no
-    value = float(sc.total - lines["penalties"])
-    oo, oe, orr = sc.open_openings, sc.open_entrances, sc.open_rooms
-    if left <= 0:
-        value += lines["penalties"]
-    else:
-        ramp = min(1.0, left / 8.0)
-        per = -3.0 + (3.0 + w.opening_early) * ramp
-        useful = min(oo, w.spare_openings)
-        extra = -3.0 + 2.0 * ramp
-        value += per * useful + extra * (oo - useful)
-        value -= (oe + orr) * (3.0 - 2.0 * min(1.0, left / 10.0))
-        if oo == 0:
-            value -= 15.0 * min(1.0, left / 4.0)
-    live = min(1.0, (left + 1) / 4.0)
-    value += (w.coin * min(s.coins, 12) + 0.3 * max(0, s.coins - 12)) * live
-    value += w.item_use * sum(s.item_uses) * live
-    pending = (s.sarc_found - s.sarc_opened) + (s.mimics_found - s.mimics_defeated)
-    keys = s.keys
-    value += (w.key_needed * min(keys, pending) + w.key_spare * max(0, keys - pending)) * live
-    value += live * (
-        w.ooze * (s.oozes_found - s.oozes_defeated)
-        + w.skeleton * (s.oozes_defeated - s.skel_defeated.bit_count())
-        + w.sarcophagus * (s.sarc_found - s.sarc_opened)
-        + w.zombie * (s.sarc_opened - s.zombies_defeated)
-        + w.golem_ready * (s.golems_found & s.gems_found & ~s.golems_defeated).bit_count()
-        + w.golem_alone * (s.golems_found & ~s.gems_found).bit_count()
-        + w.gem_alone * (s.gems_found & ~s.golems_found).bit_count()
-        + w.mimic * (s.mimics_found - s.mimics_defeated)
-    )
-    hits = len(s.hits)
-    unlocked = mummy_boxes_unlocked(s)
-    future_round = min(ROUNDS, round_no + 2)
-    for k in range(hits, min(unlocked, MUMMY_BOXES)):
-        value += w.mummy_box * hit_worth(future_round) * HIT_MULTIPLIERS[k]
-    if unlocked < MUMMY_BOXES and left > 1:
-        value += (0.25 * (s.alerts % ALERTS_PER_BOX) * hit_worth(future_round)
-                  * HIT_MULTIPLIERS[min(unlocked, MUMMY_BOXES - 1)] / ALERTS_PER_BOX)
-    value += w.mark * s.marks.bit_count() * live
-    if left > 0:
-        value += reach_value(s, w, left) * min(1.0, left / 6.0)
-    return value
 
 
 @dataclass(frozen=True)
@@ -407,4 +295,4 @@ class ExpertTombAgent(Planner):
 
 
 __all__ = ["BUY_CANDIDATES", "CANDIDATES", "INNER", "LAST", "OUTER", "ROLLS", "Beam", "ExpertTombAgent", "end_key",
-           "eval_key", "evaluate", "next_round_value", "reach_value", "round_plans", "sheet_key", "worth_trying"]
+           "eval_key", "evaluate", "next_round_value", "round_plans", "sheet_key", "worth_trying"]
