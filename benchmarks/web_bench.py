@@ -78,8 +78,8 @@ PLACE = """async (square) => {
 
 
 #: In every page, before its own scripts: the start page notes how long it took to load
-#: and when "Create" is clicked; the game page, when the next frame after the sheet is
-#: drawn begins (ms since the epoch, the machine's clock in both pages).
+#: and when "Create" is clicked; the game page, when the frame that shows the drawn sheet
+#: has been painted (``PAINTED``; ms since the epoch, the machine's clock in both pages).
 TIMED = """(() => {
   const now = () => performance.timeOrigin + performance.now();
   if (location.pathname === "/") {

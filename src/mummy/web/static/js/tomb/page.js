@@ -233,9 +233,8 @@ class TombPage {
     fitSoon(els.layout);
   }
 
-  // Whether `view` is the one drawn last, arrived again: the websocket's first state after
-  // the page was drawn from the same view over HTTP (play.js), or a resync at the same
-  // version. Drawing it again would change nothing; a view of another version, or of the
+  // Whether `view` is the one drawn last, arrived again: a resync's state at the version
+  // already drawn (the socket reconnected while nothing moved). Drawing it again would change nothing; a view of another version, or of the
   // same version with something new (a rematch made), is drawn.
   drawnAlready(view) {
     const drawn = this.drawn;
