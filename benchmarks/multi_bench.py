@@ -19,8 +19,9 @@ echo's), the echo's, and how long after a player sent an action the other player
 the other process, had the new state (``peer``: the commit, the notice, the other
 process's reading of the log, and its update). Beside them, what the load asks of the
 machine, steadier than latencies on a shared one: the servers' CPU time per action (both
-processes together) and the cores the busier process used. ``--quick``: 100 players, 5
-actions each.
+processes together), the cores the busier process used, and where the machine's cores
+went (the servers, the players' process, PostgreSQL; the machine's busy cores of all
+of them). ``--quick``: 100 players, 5 actions each.
 
 Everything shares the machine: the players (one process, uvloop and orjson, as in
 server_bench.py), the two servers and PostgreSQL.
@@ -30,7 +31,9 @@ PostgreSQL: ``MUMMY_BENCH_POSTGRES`` names a server (default
 makes) on which the benchmark creates its own database, ``mummy_multibench``, and drops
 it after (a database named in the URL is only connected to for that). Without an
 answering PostgreSQL, or without the postgres extra, the figures are skipped with the
-reason printed. ``python benchmarks/multi_bench.py [--quick] [--runs N]`` prints each run.
+reason printed. ``python benchmarks/multi_bench.py [--quick] [--runs N] [--players N ...]``
+prints each run; several ``--players`` give a load curve (one run each), which shows
+where the latency stops being the server's and starts being the machine's queue.
 """
 
 from __future__ import annotations
@@ -114,6 +117,31 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _machine_seconds() -> tuple[float, float]:
+    """The whole machine's CPU time so far, (busy, all) summed over its cores."""
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle and iowait
+    scale = os.sysconf("SC_CLK_TCK")
+    return (sum(ticks) - idle) / scale, sum(ticks) / scale
+
+
+def _postgres_seconds() -> float:
+    """The CPU time so far of the machine's PostgreSQL processes (0 where they are not
+    readable, as on another machine)."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/comm") as f:
+                    if f.read().strip() != "postgres":
+                        continue
+                total += _cpu_seconds(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue  # gone meanwhile
+    return total
+
+
 def peer_delays(seen: list[Seen]) -> list[float]:
     """For every action that stood, ms from its sending until the other player of its game
     (player i's partner is i ^ 1, on the other process) had a state at its version or
@@ -142,10 +170,14 @@ def multi_run(db: str, clients: int, actions: int) -> Figures:
         games = new_games(ports[0], clients, PEOPLE)
         seen: list[Seen] = []
         cpu = [_cpu_seconds(p.pid) for p in procs]
+        machine, postgres, players = _machine_seconds(), _postgres_seconds(), _cpu_seconds(os.getpid())
         started = time.perf_counter()
         rtts, echoes = uvloop.run(honest_load([f"127.0.0.1:{port}" for port in ports], games, actions, seen))
         seconds = time.perf_counter() - started
         cpu = [_cpu_seconds(p.pid) - before for p, before in zip(procs, cpu, strict=True)]
+        players = _cpu_seconds(os.getpid()) - players
+        postgres = _postgres_seconds() - postgres
+        busy, every = (now - before for now, before in zip(_machine_seconds(), machine, strict=True))
     finally:
         for proc in procs:
             _stop(proc)
@@ -163,13 +195,23 @@ def multi_run(db: str, clients: int, actions: int) -> Figures:
         # used: what the load asks of the machine, whatever else runs on it.
         "server.multi_cpu_ms_per_action": round(sum(cpu) / len(rtts) * 1000, 2),
         "server.multi_busiest_process_cores": round(max(cpu) / seconds, 2),
+        # Where the machine's cores went: both servers, the players' process, PostgreSQL,
+        # and the machine as a whole (busy cores of how many). Near all of them busy, the
+        # latencies are the machine's queue, not the server's work.
+        "server.multi_servers_cores": round(sum(cpu) / seconds, 2),
+        "server.multi_players_cores": round(players / seconds, 2),
+        "server.multi_postgres_cores": round(postgres / seconds, 2),
+        "server.multi_machine_busy_cores": round(busy / seconds, 2),
+        "server.multi_machine_cores": round(every / seconds, 2),
     }
 
 
-def bench_multi(quick: bool, runs: int = 1) -> Figures:
-    """500 players over two processes (100 and 5 actions each with ``quick``); with
-    ``runs`` above one, each run is printed and the last one's figures returned."""
+def bench_multi(quick: bool, runs: int = 1, players: int | None = None) -> Figures:
+    """500 players over two processes (100 and 5 actions each with ``quick``; ``players``
+    others, to see where the machine's load starts to tell); with ``runs`` above one,
+    each run is printed and the last one's figures returned."""
     clients, actions = (100, 5) if quick else (500, 30)
+    clients = players or clients
     figures: Figures = {}
     try:
         for run in range(runs):
@@ -188,6 +230,14 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="100 players, 5 actions each")
     parser.add_argument("--runs", type=int, default=1, help="runs, each printed")
+    parser.add_argument("--players", type=int, nargs="+", default=[None],
+                        help="players in all (even; default 500, or 100 with --quick); several: one run each, "
+                             "a load curve")
     args = parser.parse_args()
-    for key, value in bench_multi(args.quick, args.runs).items():
-        print(f"{key:<34} {value}")
+    if any(players is not None and players < 2 for players in args.players):
+        parser.error("--players: at least 2 (two-person games, one player on each process)")
+    for players in args.players:
+        if len(args.players) > 1:
+            print(f"-- {players} players", flush=True)
+        for key, value in bench_multi(args.quick, args.runs, players).items():
+            print(f"{key:<34} {value}", flush=True)
