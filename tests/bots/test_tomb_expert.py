@@ -105,6 +105,31 @@ def test_defers_to_the_strong_bot_in_the_last_round() -> None:
     assert make_agent("tomb", "expert", 7).act(game, 0) == strong.act(game, 0)
 
 
+
+def _played(agent: ExpertTombAgent, seed: int) -> list[tuple[int, str]]:
+    """A whole solo game by ``agent``: each move with the round it was made in."""
+    game = TombGame(seed, 1)
+    moves = []
+    while not game.is_over:
+        round_no = game.round
+        action = agent.act(game, 0)
+        game.apply(0, action)
+        moves.append((round_no, str(action)))
+    return moves
+
+
+def test_the_last_rounds_search_plays_only_the_last_round() -> None:
+    # Its width (LAST) was tuned on whole games replayed from round 20 (T4.5: the final
+    # score is the evaluation there): that is only sound if no earlier move depends on it.
+    # The few moves of earlier rounds left to the strong bot's search use REST instead.
+    wide, narrow = (ExpertTombAgent(3, candidates=2, outer=Beam(4, 10, 5), inner=Beam(2, 4, 4), last=last,
+                                    rest=Beam(4, 10, 5)) for last in (Beam(8, 16, 6), Beam(1, 1, 1)))
+    a, b = _played(wide, 3), _played(narrow, 3)
+    before = [m for m in a if m[0] < ROUNDS]
+    assert before == [m for m in b if m[0] < ROUNDS]
+    assert a != b  # the last round's own search does differ, so the test can tell
+
+
 def _plain_reach_value(sheet: Sheet, w: Weights, rounds_left: int) -> float:
     """The flood fill of tomb.reach_value written plainly (the strong bot's until it was
     made faster for the expert's lookahead): square by square from each open opening's

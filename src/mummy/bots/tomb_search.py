@@ -12,15 +12,15 @@ chance):
    another order, or with their dice turned up instead of down on the way, count once:
    :func:`end_key`).
 2. For each of them it plays every roll of the next round's two dice, all 21 of them with
-   their exact odds (a double 1/36, any other pair 2/36), plans that round with a small
-   beam search, and scores the end of it with the same evaluation.
+   their exact odds (a double 1/36, any other pair 2/36), plans that round with a smaller
+   beam search (``INNER``), and scores the end of it with the same evaluation.
 3. It plays the plan whose expected value after the next round is highest.
 
 A die bought with 2 coins is chance too (T4.3): the bot buys when the best plan's
 expected value after the next round, averaged over the die's six faces, beats the best
 plan's without it. In the last round there is nothing to look ahead to, and after it
 (T4.5) the evaluation is the final score, so the expert defers to the strong bot's
-search there, a wider one (``last``) since it is exact.
+search there, a far wider one (``last``) since it is exact and few moves are left.
 
 The next round's dice are never read from the game's seed (that would be cheating; the
 dice are a pure function of it, T4.6): the lookahead builds each hypothetical roll itself
@@ -64,11 +64,27 @@ class Beam:
 
 #: This round's search: the strong bot's own size.
 OUTER = Beam(beam=14, branch=36, depth=7)
-#: Each hypothetical next round: small, since it runs 21 times per candidate.
-INNER = Beam(beam=4, branch=8, depth=6)
+#: Each hypothetical next round: smaller than this round's, since it runs 21 times per
+#: candidate, but not too small. The round it stands for is played by the whole bot, and a
+#: narrow search misses more of a sheet's best plans the more the sheet offers (the more
+#: dice, items, circled monsters it can use), so it undervalues the sheets with the most
+#: options and ranks the candidates by the search's blind spots. Twice the width of the
+#: first version (4, 8, 6), at about 1.7x its time a game: on seeds 1000-1049 (map1 solo
+#: standard) 171.9 against 166.3, +5.5 a game paired, SE 4.1; on the bench's seeds 0-100,
+#: 179.0 against 176.0.
+INNER = Beam(beam=8, branch=16, depth=6)
 #: The last round (and the free actions after it), played by the strong bot's search:
-#: its evaluation is the final score there, so a wider search is worth its time.
-LAST = Beam(beam=30, branch=50, depth=8)
+#: its evaluation is the final score there, and few moves are left, so a far wider search
+#: than a plan of an earlier round costs little and finds points a narrow one misses.
+#: Replayed from round 20 on tuning seeds 1000-1049 (map1 solo standard), against the
+#: first (30, 50, 8): +1.06 a game (SE 0.42; 11 better, none worse), at 0.09 s a game
+#: (1.1 s at most on map1's bench seeds, 4.4 s on map2's). Twice as wide gained nothing
+#: more there and doubled the longest; nor did a deeper one (24).
+LAST = Beam(beam=500, branch=1000, depth=12)
+#: The few moves of earlier rounds that the expert leaves to the strong bot's search:
+#: the free moves of a round whose dice are all used (items, keys, ``end``), and a round
+#: for which the lookahead found no plan.
+REST = Beam(beam=30, branch=50, depth=8)
 #: How many of this round's best plans are looked ahead from.
 CANDIDATES = 6
 #: How many plans are looked ahead from on each face of a die that may be bought.
@@ -219,26 +235,31 @@ class ExpertTombAgent(Planner):
 
     def __init__(self, seed: int = 0, time_limit: float | None = None, candidates: int = CANDIDATES,
                  outer: Beam = OUTER, inner: Beam = INNER, weights: Weights = W, resume: bool = False,
-                 last: Beam = LAST, buy_candidates: int = BUY_CANDIDATES) -> None:
+                 last: Beam = LAST, buy_candidates: int = BUY_CANDIDATES, rest: Beam = REST) -> None:
         super().__init__(seed, time_limit, resume)
         self.candidates = candidates
         self.outer = outer
         self.inner = inner
         self.weights = weights
         self.buy_candidates = buy_candidates
-        # It plays some of this bot's moves (the last round and after); this bot replays
-        # them (its own and the strong's).
-        self.strong = StrongTombAgent(seed, time_limit, beam=last.beam, branch=last.branch,
-                                      depth=last.depth, weights=weights, resume=False)
+        # They play some of this bot's moves (the last round and after; the rest of
+        # REST's); this bot replays them (its own and theirs).
+        self.final = StrongTombAgent(seed, time_limit, beam=last.beam, branch=last.branch,
+                                     depth=last.depth, weights=weights, resume=False)
+        self.strong = StrongTombAgent(seed, time_limit, beam=rest.beam, branch=rest.branch,
+                                      depth=rest.depth, weights=weights, resume=False)
 
     def forget(self) -> None:
         super().forget()
+        self.final.forget()
         self.strong.forget()
 
     def choose(self, game: TombGame, seat: int, legal: list[Action]) -> Action:
         sheet = game.sheets[seat]
-        if sheet.phase != PLAY or game.round >= ROUNDS or _finished(sheet):
-            return self.strong.act(game, seat)  # nothing to look ahead to, or only END and free actions
+        if game.round >= ROUNDS or sheet.phase != PLAY:
+            return self.final.act(game, seat)  # nothing to look ahead to, and the final score to play for
+        if _finished(sheet):
+            return self.strong.act(game, seat)  # only END and free actions
         deadline = time.perf_counter() + self.time_limit if self.time_limit else None
         cache: Cache = {}
         plans = round_plans(game, seat, game.round, self.outer, self.candidates, self.rng, self.weights, deadline,
@@ -294,5 +315,5 @@ class ExpertTombAgent(Planner):
         return total / 6 > without + 0.5
 
 
-__all__ = ["BUY_CANDIDATES", "CANDIDATES", "INNER", "LAST", "OUTER", "ROLLS", "Beam", "ExpertTombAgent", "end_key",
-           "eval_key", "evaluate", "next_round_value", "round_plans", "sheet_key", "worth_trying"]
+__all__ = ["BUY_CANDIDATES", "CANDIDATES", "INNER", "LAST", "OUTER", "REST", "ROLLS", "Beam", "ExpertTombAgent",
+           "end_key", "eval_key", "evaluate", "next_round_value", "round_plans", "sheet_key", "worth_trying"]
