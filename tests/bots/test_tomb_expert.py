@@ -105,7 +105,6 @@ def test_defers_to_the_strong_bot_in_the_last_round() -> None:
     assert make_agent("tomb", "expert", 7).act(game, 0) == strong.act(game, 0)
 
 
-
 def _played(agent: ExpertTombAgent, seed: int) -> list[tuple[int, str]]:
     """A whole solo game by ``agent``: each move with the round it was made in."""
     game = TombGame(seed, 1)

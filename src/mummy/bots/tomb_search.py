@@ -242,24 +242,25 @@ class ExpertTombAgent(Planner):
         self.inner = inner
         self.weights = weights
         self.buy_candidates = buy_candidates
-        # They play some of this bot's moves (the last round and after; the rest of
-        # REST's); this bot replays them (its own and theirs).
+        # The strong bot's search plays some of this bot's moves: ``final`` the last round
+        # and after, ``rest`` the few earlier ones of REST. This bot replays them (its own
+        # and theirs).
         self.final = StrongTombAgent(seed, time_limit, beam=last.beam, branch=last.branch,
                                      depth=last.depth, weights=weights, resume=False)
-        self.strong = StrongTombAgent(seed, time_limit, beam=rest.beam, branch=rest.branch,
-                                      depth=rest.depth, weights=weights, resume=False)
+        self.rest = StrongTombAgent(seed, time_limit, beam=rest.beam, branch=rest.branch,
+                                    depth=rest.depth, weights=weights, resume=False)
 
     def forget(self) -> None:
         super().forget()
         self.final.forget()
-        self.strong.forget()
+        self.rest.forget()
 
     def choose(self, game: TombGame, seat: int, legal: list[Action]) -> Action:
         sheet = game.sheets[seat]
         if game.round >= ROUNDS or sheet.phase != PLAY:
             return self.final.act(game, seat)  # nothing to look ahead to, and the final score to play for
         if _finished(sheet):
-            return self.strong.act(game, seat)  # only END and free actions
+            return self.rest.act(game, seat)  # only END and free actions
         deadline = time.perf_counter() + self.time_limit if self.time_limit else None
         cache: Cache = {}
         plans = round_plans(game, seat, game.round, self.outer, self.candidates, self.rng, self.weights, deadline,
@@ -271,7 +272,7 @@ class ExpertTombAgent(Planner):
         best = max(range(len(plans)), key=lambda i: values[i], default=None)
         self._plan = [] if best is None else list(plans[best][1])
         if not self._plan:
-            return self.strong.act(game, seat)  # only unusual moves are left
+            return self.rest.act(game, seat)  # only unusual moves are left
         return self._plan.pop(0)
 
     def _values(self, game: TombGame, seat: int, plans: list[tuple[float, list[Action]]], deadline: float | None,
