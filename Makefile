@@ -12,7 +12,7 @@ EXTRAS := dev,cluster,postgres,research,print,analysis
 PLAY_STAMP := $(VENV)/.play-stamp
 FULL_STAMP := $(VENV)/.installed-stamp
 
-.PHONY: play terminal test bench bench-quick lint clean
+.PHONY: play terminal test test-fast bench bench-quick lint clean
 
 $(PLAY_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,9 +36,22 @@ play: $(PLAY_STAMP)
 terminal: $(PLAY_STAMP)
 	$(VENV)/bin/mummy play tomb $(ARGS)
 
-## The whole test suite.
+# The suite on every core (pytest-xdist), each test file on one worker (a file's tests share
+# its fixtures: a browser, a server), in a new random order each run (pytest-randomly prints
+# its seed; `make test ARGS="-p randomly --randomly-seed=N"` runs that order again).
+# docs/testing.md says which slice to run when.
+XDIST := -n auto --dist loadfile
+#: The date sweep: the daily challenge's tests run on this many more fixed days.
+DAYS ?= 30
+
+## Everything, as CI runs it, with the date sweep (before handing in). ARGS="..." adds
+## pytest options (a folder, -k, -x ...).
 test: $(FULL_STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest $(XDIST) --days $(DAYS) $(ARGS)
+
+## The quick slice, while working: all but the slow, browser, Ray and packaging tests.
+test-fast: $(FULL_STAMP)
+	$(PY) -m pytest $(XDIST) -m "not slow and not browser and not cluster and not packaging" $(ARGS)
 
 ## Benchmarks: prints the figures and writes bench.json. QUICK=1 for the fast figures only.
 bench: $(FULL_STAMP)

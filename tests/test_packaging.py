@@ -16,7 +16,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -34,7 +33,9 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 from websockets.sync.client import connect
 
+from mummy.server.process import free_port
 from mummy.web.content import tomb_content, treasure_content
+from tests.without_extras import EXTRAS
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "mummy"
@@ -42,9 +43,9 @@ PACKAGE = ROOT / "src" / "mummy"
 PIP_TIMEOUT = 600
 #: What the installed server may take to answer its first request.
 START_TIMEOUT = 60.0
-#: Modules of the extras (cluster, research, postgres, print, analysis, dev): a player's install has none.
-EXTRAS_MODULES = ("ray", "numpy", "gymnasium", "pettingzoo", "pyspiel", "psycopg", "reportlab", "svglib", "pytest",
-                  "mypy", "playwright", "pyarrow", "matplotlib", "tqdm", "pandas", "polars")
+#: Modules of the extras (cluster, research, postgres, print, analysis, dev, examples) and
+#: pytest: a player's install has none.
+EXTRAS_MODULES = tuple(sorted(EXTRAS | {"pytest"}))
 
 
 def _skipped(path: Path) -> bool:
@@ -142,13 +143,6 @@ def test_a_players_install_holds_the_package_and_no_extra(installed: Path) -> No
     assert extras == [], f"the play install brings packages of the extras: {extras}"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def _get(url: str, body: dict[str, Any] | None = None) -> tuple[int, bytes]:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"} if data else {})
@@ -165,7 +159,7 @@ def served(installed: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     address and its database file."""
     home = tmp_path_factory.mktemp("serve")
     db = home / "mummy.db"
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([str(installed / "mummy"), "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
                             cwd=home, env=_player_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

@@ -41,6 +41,7 @@ def test_rolls_are_the_21_pairs_with_their_odds() -> None:
     assert {(a, b) for a, b, _p in ROLLS} == {(min(a, b), max(a, b)) for a in range(1, 7) for b in range(1, 7)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [3, 41])
 def test_plays_only_legal_actions_to_the_end(seed: int) -> None:
     # game.apply checks every action (T3-T6) and raises on an illegal one.
@@ -117,6 +118,7 @@ def _played(agent: ExpertTombAgent, seed: int) -> list[tuple[int, str]]:
     return moves
 
 
+@pytest.mark.slow
 def test_the_last_rounds_search_plays_only_the_last_round() -> None:
     # Its width (LAST) was tuned on whole games replayed from round 20 (T4.5: the final
     # score is the evaluation there): that is only sound if no earlier move depends on it.
@@ -207,10 +209,13 @@ def test_weighing_a_purchase_leaves_the_game_as_it_was_and_ignores_the_seed(buy_
     assert small(3, buy_candidates).act(other, 0) == action
 
 
+@pytest.mark.slow
 def test_beats_the_strong_bot_on_a_fixed_sample() -> None:
-    # Seeds outside the bench's 0-199; the registered bots at their default effort.
+    # A seed outside the bench's 0-199; the registered bots at their default effort. (The
+    # bench measures the mean over 200 games; here one game, 199 against 162 when last
+    # played: three games took 90 s of the suite, issue 31.)
     totals = {"strong": 0, "expert": 0}
-    for seed in (10000, 10001, 10003):
+    for seed in (10000,):
         for name in totals:
             game = TombGame(seed, 1)
             bot = make_agent("tomb", name, bot_seed(seed, 0))

@@ -69,6 +69,7 @@ def test_treasure_mcts_finishes_a_game_against_the_strong_bot() -> None:
     assert game.state.reason in ("full", "stuck")
 
 
+@pytest.mark.slow
 def test_mummy_sim_takes_the_mcts_bot(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     import pathlib
 

@@ -210,6 +210,7 @@ def test_unknown_paper_is_refused() -> None:
         tomb_sheet(map_spec("map1"), tile_table(), "a3")
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("map_id", MAPS)
 def test_chromium_draws_stone_where_the_map_has_stone(map_id: str) -> None:
     """The drawing itself, not its source: in Chromium's rendering, a patch near the

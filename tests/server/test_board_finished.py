@@ -22,15 +22,15 @@ from mummy.server.models import ActionRow
 from mummy.server.service import GameService
 from tests.server.conftest import TEST_LIMITS
 
-DAY = "2026-11-29"
-START = datetime(2026, 11, 29, 9, 0)
+pytestmark = pytest.mark.daily
 
 
 class Clock:
-    """The server's clock, a second on at each reading (rows stamped in order)."""
+    """The server's clock from 9:00 of ``day``, a second on at each reading (rows stamped
+    in order)."""
 
-    def __init__(self) -> None:
-        self.now = START
+    def __init__(self, day: str) -> None:
+        self.now = datetime.fromisoformat(f"{day}T09:00")
 
     def __call__(self) -> datetime:
         self.now += timedelta(seconds=1)
@@ -64,11 +64,10 @@ def _ended(service: GameService, game_id: str) -> datetime:
                             .order_by(ActionRow.seq.desc()).limit(1)).scalar_one()
 
 
-def test_every_board_shows_when_the_game_finished(service: GameService, db_url: str,
+def test_every_board_shows_when_the_game_finished(service: GameService, db_url: str, today: str,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    tick = Clock()
+    tick = Clock(today)
     monkeypatch.setattr(clock, "now", tick)
-    monkeypatch.setattr(clock, "today", lambda: DAY)
     solo = service.create("tomb", [{"name": "Ann"}], {})  # a secret seed: on the all-time board
     daily = service.create_daily("tomb", "Bob")
     servers = []
@@ -78,7 +77,7 @@ def test_every_board_shows_when_the_game_finished(service: GameService, db_url: 
         ended = _ended(reborn, created["id"])
         assert ended > loaded > made  # three different times: the board must show the last
     tomb_board = servers[-1].leaderboard("tomb", "map1")
-    day_board = servers[-1].leaderboard("tomb", daily=DAY)
+    day_board = servers[-1].leaderboard("tomb", daily=today)
     assert [r["id"] for r in tomb_board] == [solo["id"]] and [r["id"] for r in day_board] == [daily["id"]]
     assert tomb_board[0]["finished"] == _ended(service, solo["id"]).isoformat()
     assert day_board[0]["finished"] == _ended(service, daily["id"]).isoformat()
@@ -87,8 +86,8 @@ def test_every_board_shows_when_the_game_finished(service: GameService, db_url: 
     with TestClient(create_app(service=GameService(make_engine(db_url)), limits=TEST_LIMITS)) as client:
         pages = {
             "all-time": client.get("/api/leaderboards/tomb?where=map1").json()["leaderboard"],
-            "day": client.get(f"/api/daily/tomb?day={DAY}").json()["leaderboard"],
-            "par": client.get(f"/api/daily/tomb/par?day={DAY}").json()["leaderboard"],
+            "day": client.get(f"/api/daily/tomb?day={today}").json()["leaderboard"],
+            "par": client.get(f"/api/daily/tomb/par?day={today}").json()["leaderboard"],
         }
     assert pages["all-time"][0]["finished"] == tomb_board[0]["finished"]
     assert pages["day"][0]["finished"] == pages["par"][0]["finished"] == day_board[0]["finished"]

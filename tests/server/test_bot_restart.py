@@ -99,6 +99,7 @@ GAMES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(GAMES))
 def test_random_bots_play_the_same_game_through_restarts(name: str, service: GameService, db_url: str) -> None:
     kind, bots, config, seed = GAMES[name]

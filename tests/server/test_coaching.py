@@ -9,7 +9,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -26,7 +25,7 @@ from mummy.server.lanes import Lane
 from mummy.server.limits import Limits
 from mummy.server.models import GameRow
 from mummy.server.service import GameService
-from tests.server.conftest import TEST_LIMITS
+from tests.server.conftest import DAY, TEST_LIMITS, day_after
 
 SEED = 4242
 TOMB = {"map": "map1", "mode": "standard"}
@@ -99,6 +98,7 @@ def solo(c: TestClient, kind: str, seed: int | None = SEED, **config: Any) -> tu
     return created["id"], created["seats"][0]["token"]
 
 
+@pytest.mark.slow
 def test_par_is_computed_when_a_solo_game_ends_stored_and_reproducible(coached: TestClient,
                                                                       service: GameService) -> None:
     game_id, token = solo(coached, "tomb")
@@ -126,6 +126,7 @@ def test_par_is_computed_when_a_solo_game_ends_stored_and_reproducible(coached: 
     assert fresh.view(game_id, token)["par"] == par
 
 
+@pytest.mark.slow
 def test_the_same_dice_get_their_par_once(coached: TestClient) -> None:
     first, token = solo(coached, "tomb", seed=SEED + 1)
     finish(coached, first, token, "tomb", TOMB, SEED + 1)
@@ -268,41 +269,77 @@ def test_a_review_maps_each_decision_to_the_replay_with_undos(coached: TestClien
         assert d["best"]["sentences"] and d["chosen"]["sentences"]
 
 
-def test_a_review_waits_like_a_replay(coached: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.daily
+def test_a_daily_games_review_opens_when_its_day_is_over(client: TestClient, today: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The gate alone, on every day of the sweep (asking without starting computes
+    nothing); the review itself is the next test's."""
+    daily = client.post("/api/daily/treasure", json={"name": "Ann"}).json()
+    game_id, token = daily["id"], daily["seats"][0]["token"]
+    finish(client, game_id, token, "treasure", KINDS["treasure"].daily,
+           client.app.state.service.daily_seed("treasure", today))  # type: ignore[attr-defined]
+    refused = client.get(f"/api/games/{game_id}/review")
+    assert refused.status_code == 409 and "day" in refused.json()["error"]["message"]
+    monkeypatch.setattr(clock, "today", lambda: day_after(today))
+    assert client.get(f"/api/games/{game_id}/review").json() == {"status": "none"}
+
+
+def test_a_review_waits_like_a_replay(coached: TestClient, today: str, monkeypatch: pytest.MonkeyPatch) -> None:
     game_id, _ = solo(coached, "tomb")
     refused = coached.post(f"/api/games/{game_id}/review")
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_over"
     daily = coached.post("/api/daily/treasure", json={"name": "Ann"}).json()
     finish(coached, daily["id"], daily["seats"][0]["token"], "treasure", KINDS["treasure"].daily,
-           coached.app.state.service.daily_seed("treasure", clock.today()))  # type: ignore[attr-defined]
+           coached.app.state.service.daily_seed("treasure", today))  # type: ignore[attr-defined]
     refused = coached.post(f"/api/games/{daily['id']}/review")
     assert refused.status_code == 409 and "day" in refused.json()["error"]["message"]
     assert coached.get(f"/api/games/{daily['id']}/par").json()["status"] in ("queued", "running", "done")
-    tomorrow = (date.fromisoformat(clock.today()) + timedelta(days=1)).isoformat()
-    monkeypatch.setattr(clock, "today", lambda: tomorrow)
+    monkeypatch.setattr(clock, "today", lambda: day_after(today))
     assert coached.post(f"/api/games/{daily['id']}/review").status_code in (200, 202)
     assert waited(coached, f"/api/games/{daily['id']}/review")["review"]["unit"] == "turns"
     assert coached.post(f"/api/games/{daily['id']}/review?player=1").status_code == 422
 
 
+@pytest.mark.daily
+def test_the_days_board_by_par_holds_the_days_full_sites(client: TestClient, today: str) -> None:
+    """On any day, whatever its dice: a finished daily game is on the day's board by par
+    if it filled its site, and off it if it was left stuck (R4.3: no record). (The test
+    below failed 1 run in 7 when each database drew its own daily secret: some days'
+    dice leave the greedy bot stuck, issue 31.) Par is off here (MUMMY_ANALYSIS): the
+    entry waits for it."""
+    daily = client.post("/api/daily/treasure", json={"name": "Ann"}).json()
+    seed = client.app.state.service.daily_seed("treasure", today)  # type: ignore[attr-defined]
+    view = finish(client, daily["id"], daily["seats"][0]["token"], "treasure", KINDS["treasure"].daily, seed)
+    board = client.get("/api/daily/treasure/par").json()
+    assert board["day"] == today == clock.today()
+    if view["result"]["reason"] != "full":
+        assert board["leaderboard"] == [], board
+        return
+    assert [(r["id"], r["name"], r["turns"], r["par"]) for r in board["leaderboard"]] == [
+        (daily["id"], "Ann", view["result"]["turns"][0], None)]
+
+
 def test_the_days_board_by_par(coached: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(coaching, "BOARD_FRESH", 0.0)  # read again at every ask
-    daily = coached.post("/api/daily/treasure", json={"name": "Ann"}).json()
-    seed = coached.app.state.service.daily_seed("treasure", clock.today())  # type: ignore[attr-defined]
-    view = finish(coached, daily["id"], daily["seats"][0]["token"], "treasure", KINDS["treasure"].daily, seed)
-    par = waited(coached, f"/api/games/{daily['id']}/par")["par"]
-    # Par is answered once computed, and stored by the writer thread a moment later: the
-    # board shows it from then on.
-    deadline = time.monotonic() + 20
-    while True:
-        board = coached.get("/api/daily/treasure/par").json()
-        entry = next((r for r in board["leaderboard"] if r["id"] == daily["id"] and r.get("par") is not None), None)
-        if entry is not None or time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
-    assert entry is not None, board
-    assert entry["par"] == par["par"] and entry["result"] == par["result"]
-    assert entry["turns"] == view["result"]["turns"][0] and entry["name"] == "Ann" and board["day"] == clock.today()
+    """A finished daily game is on the day's board by par with its par as soon as the game's
+    page is told its par, though the board is kept a while (here an hour). On ``DAY`` the
+    greedy bot fills the day's site (asserted): only a full site ranks (R4.3)."""
+    monkeypatch.setattr(coaching, "BOARD_FRESH", 3600.0)
+    service = coached.app.state.service  # type: ignore[attr-defined]
+    seed = service.daily_seed("treasure", DAY)
+    games = []
+    for name in ("Ann", "Bob"):  # Bob plays the same dice: his par is Ann's, stored at once
+        daily = coached.post("/api/daily/treasure", json={"name": name}).json()
+        games.append(daily["id"])
+        view = finish(coached, daily["id"], daily["seats"][0]["token"], "treasure", KINDS["treasure"].daily, seed)
+        assert view["result"]["reason"] == "full", "the day's dice no longer suit this test"
+        par = waited(coached, f"/api/games/{daily['id']}/par")["par"]
+        board = coached.get("/api/daily/treasure/par").json()  # read as soon as the page has its par
+        assert board["day"] == DAY == clock.today()
+        entry = next((r for r in board["leaderboard"] if r["id"] == daily["id"]), None)
+        assert entry is not None, board
+        assert entry["par"] == par["par"] and entry["result"] == par["result"]
+        assert entry["turns"] == view["result"]["turns"][0] and entry["name"] == name
+    assert [r["id"] for r in board["leaderboard"]] == games  # the same result: the first to finish first
 
 
 def test_reviews_and_hints_are_rate_limited_like_new_games(service: GameService) -> None:

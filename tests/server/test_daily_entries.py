@@ -17,14 +17,13 @@ from mummy.server import clock
 from mummy.server.db import migrate
 from mummy.server.models import DailyEntryRow, GameRow
 from mummy.server.service import NO_MOVE_LISTED, GameService
-
-DAY = "2026-11-29"
+from tests.server.conftest import day_after
 
 
 @pytest.fixture
-def day(monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setattr(clock, "today", lambda: DAY)
-    return DAY
+def day(today: str) -> str:
+    """The test's day (pinned by tests/server/conftest.py; the date sweep's, with --days)."""
+    return today
 
 
 def finish(service: GameService, created: dict[str, Any], pick: int = 0) -> dict[str, Any]:
@@ -45,6 +44,7 @@ def ids(board: list[dict[str, Any]]) -> list[str]:
 # -- 1. a second start resumes today's game -------------------------------------------------------
 
 
+@pytest.mark.daily
 def test_a_second_start_with_todays_token_resumes_todays_game(service: GameService, day: str) -> None:
     first = service.create_daily("tomb", "ann", "10.0.0.1")
     token = first["seats"][0]["token"]
@@ -53,12 +53,13 @@ def test_a_second_start_with_todays_token_resumes_todays_game(service: GameServi
     assert again["resumed"] is True and again["id"] == first["id"]
     assert again["seats"] == [{"seat": 0, "name": "ann", "bot": None, "token": token}]
     assert service.create_daily("treasure", "ann", "10.0.0.1", [token])["id"] != first["id"]  # per game
-    tomorrow = "2026-11-30"
+    tomorrow = day_after(day)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(clock, "today", lambda: tomorrow)
         assert "resumed" not in service.create_daily("tomb", "ann", "10.0.0.1", [token])  # a new day, a new game
 
 
+@pytest.mark.daily
 def test_the_daily_route_answers_200_when_it_resumes(client: TestClient, day: str) -> None:
     created = client.post("/api/daily/tomb", json={"name": "ann"})
     assert created.status_code == 201 and "resumed" not in created.json()
@@ -73,6 +74,7 @@ def test_the_daily_route_answers_200_when_it_resumes(client: TestClient, day: st
 # -- 2. the day's board: each player's first finished game ----------------------------------------
 
 
+@pytest.mark.daily
 def test_the_days_board_keeps_each_players_first_finished_game(service: GameService, day: str) -> None:
     started_first = service.create_daily("tomb", "ann", "10.0.0.1")
     restarted = service.create_daily("tomb", " ANN ", "10.0.0.1")  # the same player: case and spaces aside
@@ -92,6 +94,7 @@ def test_the_days_board_keeps_each_players_first_finished_game(service: GameServ
     assert len(entrants) == 3 and all(len(e) == 64 and "10.0.0.1" not in e for e in entrants)  # no address kept
 
 
+@pytest.mark.daily
 def test_daily_results_stay_off_the_all_time_boards(service: GameService, day: str) -> None:
     """Tomb: a daily game is on its day's board, never on the map's. Treasure (R4.3: a full
     site ranks): seeds are tried, in order, until one's game fills the site with the first legal action."""
@@ -103,7 +106,7 @@ def test_daily_results_stay_off_the_all_time_boards(service: GameService, day: s
     finish(service, solo)
     assert ids(service.leaderboard("tomb", "map1")) == [solo["id"]]
     for n in range(1, 40):  # the day's seed chosen here (not the secret's): the same games every run
-        when = f"2026-12-{n % 28 + 1:02d}" if n < 29 else f"2027-01-{n - 28:02d}"
+        when = day_after(day, n)
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(clock, "today", lambda when=when: when)
             mp.setattr(service, "daily_seed", lambda _kind, _day, n=n: n)
@@ -115,6 +118,7 @@ def test_daily_results_stay_off_the_all_time_boards(service: GameService, day: s
     pytest.fail("no Treasure seed filled its site with the first legal action")
 
 
+@pytest.mark.daily
 def test_an_unranked_first_game_is_the_days_entry_all_the_same(service: GameService, day: str) -> None:
     """A first finished game that does not rank (for Treasure, a site not filled: R4.3)
     is still the day's entry: a second game may not try again for the board."""
@@ -133,9 +137,10 @@ def test_an_unranked_first_game_is_the_days_entry_all_the_same(service: GameServ
 # -- 3. my games: daily games labelled, games nobody moved in let go ------------------------------
 
 
+@pytest.mark.daily
 def test_my_games_labels_daily_games_and_lets_go_of_games_nobody_moved_in(
         service: GameService, day: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    start = datetime(2026, 11, 29, 9, 0)
+    start = datetime.fromisoformat(f"{day}T09:00")
     monkeypatch.setattr(clock, "now", lambda: start)
     daily = service.create_daily("tomb", "ann", "10.0.0.1")
     idle = service.create("tomb", [{"name": "ann"}], {})
@@ -146,7 +151,7 @@ def test_my_games_labels_daily_games_and_lets_go_of_games_nobody_moved_in(
     listed = {g["id"]: g for g in service.games_of(tokens)}
     assert set(listed) == {daily["id"], idle["id"], played["id"]}
     assert listed[daily["id"]]["daily"] == day and listed[idle["id"]]["daily"] is None
-    monkeypatch.setattr(clock, "today", lambda: "2026-11-30")  # the day is over: its game cannot be played
+    monkeypatch.setattr(clock, "today", lambda: day_after(day))  # the day is over: its game cannot be played
     assert {g["id"] for g in service.games_of(tokens)} == {idle["id"], played["id"]}
     monkeypatch.setattr(clock, "now", lambda: start + NO_MOVE_LISTED + timedelta(minutes=1))
     assert [g["id"] for g in service.games_of(tokens)] == [played["id"]]  # a game with a move stays

@@ -8,18 +8,17 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from mummy.server import clock
 from mummy.server.app import create_app
 from mummy.server.limits import Limits
 from mummy.server.service import GameService
 
-DAY = "2026-11-29"
+pytestmark = pytest.mark.daily
 
 
 @pytest.fixture
-def day(monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setattr(clock, "today", lambda: DAY)
-    return DAY
+def day(today: str) -> str:
+    """The test's day (pinned by tests/server/conftest.py; the date sweep's, with --days)."""
+    return today
 
 
 def test_resuming_todays_game_beyond_the_rate_is_answered_with_the_same_game(service: GameService, day: str) -> None:

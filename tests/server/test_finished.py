@@ -7,6 +7,7 @@ from fastapi.testclient import TestClient
 
 from mummy.server import clock
 from mummy.server.service import GameService, ServiceError
+from tests.server.conftest import day_after
 
 
 def finish(service: GameService, game_id: str, token: str, pick: int = 0) -> None:
@@ -55,13 +56,13 @@ def test_leaderboards_rank_solo_games_of_people_on_secret_seeds(service: GameSer
     assert all(r["id"] != two["id"] for r in service.leaderboard("treasure"))  # solo only
 
 
+@pytest.mark.daily
 def test_daily_challenge_same_dice_for_all_and_secret_until_the_day_ends(
-        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(clock, "today", lambda: "2026-11-29")
+        service: GameService, today: str, monkeypatch: pytest.MonkeyPatch) -> None:
     a = service.create_daily("tomb", "ann")
     b = service.create_daily("tomb", "bob")
     va, vb = service.view(a["id"], a["seats"][0]["token"]), service.view(b["id"], b["seats"][0]["token"])
-    assert va["state"]["dice"] == vb["state"]["dice"] and va["daily"] == "2026-11-29"
+    assert va["state"]["dice"] == vb["state"]["dice"] and va["daily"] == today
     assert a["commitment"] != b["commitment"]  # each game its own nonce
     finish(service, a["id"], a["seats"][0]["token"], pick=-1)
     assert "reveal" not in service.view(a["id"], a["seats"][0]["token"])
@@ -69,23 +70,25 @@ def test_daily_challenge_same_dice_for_all_and_secret_until_the_day_ends(
         service.view(a["id"])
     with pytest.raises(ServiceError, match="until the day is over"):
         service.record(a["id"])
-    assert [r["name"] for r in service.leaderboard("tomb", daily="2026-11-29")] == ["ann"]
-    monkeypatch.setattr(clock, "today", lambda: "2026-11-30")
-    assert service.view(a["id"])["reveal"]["seed"] == service.daily_seed("tomb", "2026-11-29")
-    assert service.daily_seed("tomb", "2026-11-30") != service.daily_seed("tomb", "2026-11-29")
+    assert [r["name"] for r in service.leaderboard("tomb", daily=today)] == ["ann"]
+    monkeypatch.setattr(clock, "today", lambda: day_after(today))
+    assert service.view(a["id"])["reveal"]["seed"] == service.daily_seed("tomb", today)
+    assert service.daily_seed("tomb", day_after(today)) != service.daily_seed("tomb", today)
 
 
-def test_routes(client: TestClient) -> None:
+@pytest.mark.daily
+def test_routes(client: TestClient, today: str) -> None:
     created = client.post("/api/daily/treasure", json={"name": "me"})
     assert created.status_code == 201 and created.json()["seats"][0]["invite"].startswith("/play/")
     board = client.get("/api/daily/treasure").json()
-    assert board["leaderboard"] == [] and len(board["day"]) == 10
+    assert board["leaderboard"] == [] and board["day"] == today
     assert client.get("/api/leaderboards/tomb?where=map1").json()["leaderboard"] == []
     assert client.get(f"/api/games/{created.json()['id']}/replay?step=0").status_code == 409
     assert client.get("/api/leaderboards/chess").status_code == 422
 
 
-def test_finished_and_expired_games_take_no_more_actions(service: GameService,
+@pytest.mark.daily
+def test_finished_and_expired_games_take_no_more_actions(service: GameService, today: str,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     game_id, token = solo(service, "treasure", 4)
     finish(service, game_id, token)
@@ -94,9 +97,8 @@ def test_finished_and_expired_games_take_no_more_actions(service: GameService,
         with pytest.raises(ServiceError) as info:
             service.act(game_id, token, f"late-{text}", version, text)
         assert info.value.code == "over"
-    monkeypatch.setattr(clock, "today", lambda: "2026-11-29")
     daily = service.create_daily("tomb", "ann")
-    monkeypatch.setattr(clock, "today", lambda: "2026-11-30")
+    monkeypatch.setattr(clock, "today", lambda: day_after(today))
     with pytest.raises(ServiceError, match="has ended"):
         service.act(daily["id"], daily["seats"][0]["token"], "x", service.view(daily["id"])["version"], "1:5a.r0@J1")
 

@@ -68,6 +68,7 @@ def until(seat: Seat, has: str, seconds: float) -> dict[str, Any]:
     return seat.state
 
 
+@pytest.mark.slow
 def test_par_worked_out_in_one_process_comes_to_a_page_on_the_other(servers: tuple[str, str]) -> None:
     """The person plays through one (which works out par when the game ends) and watches
     through two, which had the game in memory before par was stored: two's page is sent
@@ -109,6 +110,7 @@ def test_a_page_that_asks_for_par_gets_the_stored_one_and_the_copy_keeps_it(
         page.close()
 
 
+@pytest.mark.slow
 def test_a_hint_given_in_one_process_marks_the_copy_in_the_other(
         servers: tuple[str, str], service: GameService) -> None:
     """A hint asked through one marks the game (never ranked); the player goes on through
@@ -140,6 +142,7 @@ def test_a_hint_given_in_one_process_marks_the_copy_in_the_other(
         page.close()
 
 
+@pytest.mark.slow
 def test_par_is_running_while_its_job_stores_it_and_never_done_without_it(service: GameService,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Between the end of a par job and its par stored (in the lane's thread), a page that

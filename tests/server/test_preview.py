@@ -97,6 +97,7 @@ def test_a_refused_preview_names_the_rule_like_an_action(client: TestClient) -> 
     assert get_preview(client, game_id, token, "x" * 65).status_code == 422
 
 
+@pytest.mark.daily
 def test_a_daily_challenge_is_previewed_by_its_player_only(client: TestClient, service: GameService) -> None:
     created = service.create_daily("tomb", "Ann")
     game_id, token = created["id"], created["seats"][0]["token"]

@@ -9,15 +9,21 @@ once; a copy that is behind catches up from the log before it checks an action."
 from __future__ import annotations
 
 import asyncio
+import random
+import socket
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import delete
 
 from mummy.server.app import create_app
 from mummy.server.db import make_engine
+from mummy.server.models import SecretRow
+from mummy.server.process import EPHEMERAL, free_port
 from mummy.server.service import GameService, ServiceError
 from tests.server.conftest import TEST_LIMITS, logged
 
@@ -205,6 +211,24 @@ def test_over_http_a_stale_action_sent_to_the_other_process_gets_the_current_sta
 def test_two_processes_racing_to_make_the_daily_secret_agree(pair: tuple[GameService, GameService]) -> None:
     """The key of the daily seeds is made on first use: made by two processes at once, it
     is one key (the first stored), so both give the day the same dice."""
+    with pair[0].engine.begin() as conn:  # not made yet (the tests' databases hold a known one)
+        conn.execute(delete(SecretRow))
     answers = race(*(lambda svc=svc: {"seed": svc.daily_seed("tomb", "2026-01-02")} for svc in pair))
     assert all(isinstance(x, dict) for x in answers)
     assert len({x["seed"] for x in answers if isinstance(x, dict)}) == 1
+
+
+def test_a_free_port_lies_below_the_ephemeral_range_and_is_drawn_at_random() -> None:
+    """A port freed in the ephemeral range can be taken by an outgoing connection before the
+    server binds it, and the tests' workers share the seed of ``random`` (pytest-randomly):
+    a free port is drawn below the range, by a generator of its own (issue 31)."""
+    path = Path(EPHEMERAL)
+    low = int(path.read_text().split()[0]) if path.exists() else 32768
+    random.seed(31)
+    ports = [free_port() for _ in range(20)]
+    random.seed(31)  # as another worker's would be
+    assert [free_port() for _ in range(20)] != ports  # (the same twenty: a chance of 1 in 10^80)
+    assert len(set(ports)) > 1 and all(port < low for port in ports)
+    for port in ports:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", port))  # free, as said

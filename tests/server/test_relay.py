@@ -203,6 +203,7 @@ def test_a_rematch_claimed_through_one_process_is_shown_by_the_other(
         seat.close()
 
 
+@pytest.mark.slow
 def test_the_relay_listens_again_after_its_connection_breaks(
         servers: tuple[str, str, list[FastAPI]], service: GameService) -> None:
     """A notice sent while the listening connection is down is lost: once back, every copy

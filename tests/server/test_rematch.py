@@ -4,11 +4,9 @@ daily challenge; and limited like creating a game."""
 
 from __future__ import annotations
 
-import pytest
 from fastapi.testclient import TestClient
 from httpx import Response
 
-from mummy.server import clock
 from mummy.server.app import create_app
 from mummy.server.limits import Limits
 from mummy.server.service import GameService
@@ -86,15 +84,14 @@ def test_a_rematch_needs_a_seat_of_the_game(client: TestClient) -> None:
     assert ask_rematch(client, "no-such-game", old["seats"][0]["token"]).status_code == 404
 
 
-def test_a_daily_challenge_has_no_rematch(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(clock, "today", lambda: "2026-11-29")
+def test_a_daily_challenge_has_no_rematch(client: TestClient, today: str) -> None:
     daily = client.post("/api/daily/tomb", json={"name": "ann"}).json()
     token = daily["seats"][0]["token"]
     play_to_finish(client, daily["id"], token)
     r = ask_rematch(client, daily["id"], token)
     error = r.json()["error"]
     assert r.status_code == 409 and error["code"] == "daily"
-    assert "daily challenge has no rematch" in error["message"] and "2026-11-29" in error["message"]
+    assert "daily challenge has no rematch" in error["message"] and today in error["message"]
 
 
 def test_rematches_are_rate_limited_like_new_games(service: GameService) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -36,6 +37,7 @@ def _games(service: GameService) -> int:
         return s.scalar(select(func.count()).select_from(GameRow)) or 0
 
 
+@pytest.mark.slow
 def test_two_calls_make_one_game_and_each_seat_gets_only_its_own_token(client: TestClient,
                                                                       service: GameService) -> None:
     old_id, (ann, bob) = _finished_pair(client)
@@ -76,6 +78,7 @@ def test_a_seat_token_leaks_to_no_other_seat(client: TestClient) -> None:
     assert ask_rematch(client, made["id"], bob_new).status_code == 409  # the rematch is not over: nothing else
 
 
+@pytest.mark.slow
 def test_a_spectator_cannot_start_or_join_a_rematch(client: TestClient, service: GameService) -> None:
     old_id, (ann, _bob) = _finished_pair(client)
     before = _games(service)
@@ -106,6 +109,7 @@ def test_the_old_games_views_name_the_rematch_and_its_sockets_are_told(client: T
     assert client.get(f"/api/games/{old_id}", headers=_auth(bob)).json()["rematch"] == made["id"]
 
 
+@pytest.mark.slow
 def test_a_rematch_stands_when_the_game_is_loaded_again(client: TestClient, service: GameService) -> None:
     """The rematch's id is stored with the old game, not only in memory: a process that
     loads it afresh answers the same game."""
@@ -159,6 +163,7 @@ def TestClient_for(service: GameService) -> TestClient:
     return TestClient(create_app(service=service, limits=TEST_LIMITS))
 
 
+@pytest.mark.slow
 def test_my_games_carries_each_finished_games_result_for_the_asking_seat(client: TestClient) -> None:
     old_id, (ann, bob) = _finished_pair(client)
     solo = client.post("/api/games", json={"game": "tomb", "seats": [{"name": "Jane"}], "map": "map2"}).json()

@@ -23,6 +23,7 @@ from mummy.server import live as live_module
 from mummy.server.db import migrate
 from mummy.server.models import ActionRow, GameRow
 from mummy.server.service import GameService, ServiceError
+from tests.server.conftest import day_after
 
 UNDOS = 50  # the documented limit of undos per seat in a Tomb round (docs/server.md)
 PAGE = 200  # the documented page of a resync
@@ -314,13 +315,13 @@ def test_a_board_shows_when_a_game_finished_and_0004_fills_games_finished_before
 # -- 3. a daily challenge's log is its player's until the day is over ---------------------------
 
 
+@pytest.mark.daily
 def test_a_daily_challenges_log_is_its_players_alone_until_the_day_is_over(
-        client: TestClient, service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(clock, "today", lambda: "2026-11-29")
+        client: TestClient, service: GameService, today: str, monkeypatch: pytest.MonkeyPatch) -> None:
     leader = service.create_daily("tomb", "ann")
     game_id, token = leader["id"], leader["seats"][0]["token"]
     finish(service, game_id, token)
-    assert [r["id"] for r in client.get("/api/daily/tomb?day=2026-11-29").json()["leaderboard"]] == [game_id]
+    assert [r["id"] for r in client.get(f"/api/daily/tomb?day={today}").json()["leaderboard"]] == [game_id]
     rival = service.create_daily("tomb", "bob")["seats"][0]["token"]
     with client.websocket_connect(f"/ws/games/{game_id}") as spectator:  # nor its sheet, as it stands
         assert spectator.receive_json()["error"]["code"] == "forbidden"
@@ -337,7 +338,7 @@ def test_a_daily_challenges_log_is_its_players_alone_until_the_day_is_over(
         assert client.get(f"/api/games/{game_id}/{path}").status_code == 409
         assert client.get(f"/api/games/{game_id}/{path}", headers={"Authorization": f"Bearer {token}"}
                           ).status_code == 409
-    monkeypatch.setattr(clock, "today", lambda: "2026-11-30")  # the day is over: open to all
+    monkeypatch.setattr(clock, "today", lambda: day_after(today))  # the day is over: open to all
     with client.websocket_connect(f"/ws/games/{game_id}") as spectator:
         spectator.receive_json()
         spectator.send_json({"type": "sync", "version": 0})

@@ -233,25 +233,49 @@ class Table:
                 person.connect(n % 2)
 
     def through_a_kill(self, victim: int) -> None:
-        """Play while process ``victim`` is SIGKILLed at a random moment, until ``AFTER``
-        actions have been acknowledged since (or the game is over); then start it again."""
-        killer = threading.Timer(self.rng.uniform(0.1, 0.8), os.kill, (self.procs[victim].pid, signal.SIGKILL))
-        killer.start()
+        """Play while process ``victim`` is SIGKILLed, then start it again. The kill comes
+        after a random number of acknowledged actions (0 to 5, or at once when the game is
+        over), a random fraction of a pace later, so that it may land while an action waits
+        for its answer; the cycle ends once ``AFTER`` actions have been acknowledged since
+        (or the game is over) and everyone who was at the victim has moved to the survivor.
+
+        Each step waits for an event (an answer, a death noticed), never for a moment: a
+        kill on a timer could come after a short game had ended, with nobody left to move
+        (the flake of issue 31)."""
+        before, delay = self.rng.randrange(6), self.rng.uniform(0, PACE)
+        killer: threading.Timer | None = None
+        done = 0  # actions acknowledged in this cycle before the kill
         after: int | None = None  # actions acknowledged since the kill was noticed
+        deadline = time.monotonic() + 20 * WAIT
         try:
-            while (after is None or after < AFTER) and not all(p.state.get("over") for p in self.people):
+            while after is None or (after < AFTER and not self.over()) or any(p.at == victim for p in self.people):
+                assert time.monotonic() < deadline, f"the cycle did not end: {after} acknowledged after the kill"
+                if killer is None and (done >= before or self.over()):
+                    killer = threading.Timer(delay, os.kill, (self.procs[victim].pid, signal.SIGKILL))
+                    killer.start()
                 if after is None and self.procs[victim].poll() is not None:
                     after = 0
+                acted = False
                 for person in self.people:
                     answer, moved = self.turn(person, victim)
                     if moved and after is None:
                         after = 0
-                    if answer is not None and answer["type"] == "result" and after is not None:
-                        after += 1
+                    if answer is not None and answer["type"] == "result":
+                        acted = True
+                        if after is None:
+                            done += 1
+                        else:
+                            after += 1
+                if not acted:  # nobody could act (the game is over): wait for the death to show
+                    time.sleep(0.01)
         finally:
-            killer.cancel()
+            if killer is not None:
+                killer.cancel()
             kill(self.procs[victim])
         self.procs[victim] = launch(self.db, self.ports[victim])
+
+    def over(self) -> bool:
+        return all(p.state.get("over") for p in self.people)
 
     def turn(self, person: Person, victim: int) -> tuple[dict[str, Any] | None, bool]:
         """What has come for the person, and a random legal action of a player's (sent
@@ -310,6 +334,7 @@ def pg(db_url: str) -> Iterator[str]:
     yield db_url
 
 
+@pytest.mark.slow
 def test_websocket_clients_of_a_killed_process_resynchronise_elsewhere_and_miss_nothing(pg: str) -> None:
     rng = random.Random(1616)
     table = Table(pg, rng)

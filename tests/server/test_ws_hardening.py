@@ -137,6 +137,7 @@ def post(url: str, body: dict[str, object]) -> Any:
         return json.loads(resp.read())
 
 
+@pytest.mark.slow
 def test_a_silent_reader_never_stalls_the_game(tight_server: str) -> None:
     created = post(f"http://{tight_server}/api/games",
                    {"game": "tomb", "seats": [{"name": "me"}, {"bot": "random"}], "seed": 5})

@@ -25,10 +25,11 @@ def test_the_bands_cover_every_score_once() -> None:
     assert list(BANDS) == ["easy", "standard", "hard"]
 
 
+@pytest.mark.slow
 def test_every_shipped_map_measures_what_its_file_says() -> None:
-    """The `measured:` line of each packaged map is the mean of its recorded scores; two of
-    them are played again here and must come out the same (the bot and the dice are
-    seeded), so the record is the bot's and not a guess. Map 1, the rulebook's, is
+    """The `measured:` line of each packaged map is the mean of its recorded scores; one of
+    them (another seed for each map) is played again here and must come out the same (the
+    bot and the dice are seeded), so the record is the bot's and not a guess. Map 1, the rulebook's, is
     standard; the others' titles say their band."""
     measures = json.loads(MEASURES.read_text(encoding="utf-8"))
     assert sorted(measures) == sorted(map_ids())
@@ -36,7 +37,7 @@ def test_every_shipped_map_measures_what_its_file_says() -> None:
         spec, got = map_spec(map_id), measures[map_id]
         assert got["seeds"] == list(SEEDS) and len(got["scores"]) == len(SEEDS)
         assert spec.measured == round(statistics.fmean(got["scores"]), 1), map_id
-        picked = [i % len(SEEDS), (7 * i + 11) % len(SEEDS)]
+        picked = [(7 * i + 11) % len(SEEDS)]
         again = measure(map_id, [SEEDS[k] for k in picked])
         assert list(again.scores) == [got["scores"][k] for k in picked], map_id
     assert band_of(map_spec("map1").measured or 0) == "standard"
@@ -45,6 +46,7 @@ def test_every_shipped_map_measures_what_its_file_says() -> None:
     assert all(f"({band})" in map_spec(m).title for m, band in bands.items())  # what a player reads
 
 
+@pytest.mark.slow
 def test_maps_measure_prints_the_scores(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["maps", "measure", "map1", "--games", "2", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
@@ -54,6 +56,7 @@ def test_maps_measure_prints_the_scores(capsys: pytest.CaptureFixture[str]) -> N
     assert "neither a map id nor a file" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_maps_generate_writes_a_map_that_names_its_measure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "m.txt"
     assert main(["maps", "generate", "--seed", "1", "--difficulty", "standard", "--games", "4", "--jobs", "2",

@@ -13,9 +13,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-import nbformat
 import pytest
+
+matplotlib = pytest.importorskip("matplotlib", reason="the notebook needs the analysis extra")
+nbformat = pytest.importorskip("nbformat", reason="running the notebook needs the dev extra (nbformat)")
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "examples" / "simulation.ipynb"
 
@@ -44,6 +45,7 @@ def run_notebook(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, games: int, bo
     return namespace
 
 
+@pytest.mark.slow
 def test_the_notebook_runs_a_simulation_and_plots_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import matplotlib.pyplot as plt
 

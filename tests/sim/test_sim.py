@@ -92,6 +92,8 @@ def test_cli_report_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "Traceback" not in capsys.readouterr().err
 
 
+@pytest.mark.cluster
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None,
                     reason="Ray is an optional dependency (pip install 'mummy[cluster]')")
 def test_ray_back_end_on_a_local_cluster_gives_the_same_results(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ from mummy.sim.runner import play_one, specs
 from mummy.sim.summary import summarise
 from mummy.sim.table import TYPES, columns_of, read_lines, schema_markdown, write_table
 
-pd = pytest.importorskip("pandas")
+pd = pytest.importorskip("pandas", reason="the simulation tables need the analysis extra")
 pl = pytest.importorskip("polars")
 pq = pytest.importorskip("pyarrow.parquet")
 
@@ -324,6 +324,7 @@ def test_a_table_with_a_missing_column_or_a_bad_cell_is_refused(runs: dict[tuple
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.browser
 def test_chromium_draws_the_report_without_a_request_or_a_policy_violation(
         runs: dict[tuple[str, str], Path], tmp_path: Path) -> None:
     """The page as a browser opens it: the only request is the page itself, nothing

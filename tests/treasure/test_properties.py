@@ -5,6 +5,10 @@ from __future__ import annotations
 import contextlib
 import random
 
+import pytest
+
+pytest.importorskip("hypothesis", reason="the property tests need Hypothesis (the dev extra)")
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

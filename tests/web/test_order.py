@@ -34,13 +34,16 @@ def test_asyncio_runs_after_a_browser_test() -> None:
     assert asyncio.run(answer()) == 42
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_the_web_tests_then_the_server_tests() -> None:
     if not CHROMIUM and os.environ.get("MUMMY_REQUIRE_BROWSER") != "1":
         pytest.skip("Chromium is not installed: the browser test would be skipped, and this would prove nothing")
     # The order of the report: a browser test, then a server test that uses
     # asyncio.run (tests/server/test_service_writes.py), in a pytest of their own.
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-k", "browser or committed_before",
+        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-k",
+         "browser or committed_before",
          "tests/web/test_order.py::test_a_page_opens_in_the_browser", "tests/server/test_service_writes.py"],
         cwd=ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, "MUMMY_TEST_POSTGRES": ""})
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]

@@ -10,7 +10,7 @@ import pytest
 
 from tests.web.conftest import Watched, create, shot
 
-pypdf = pytest.importorskip("pypdf")
+pypdf = pytest.importorskip("pypdf", reason="reading the printed PDF back needs pypdf (the dev extra)")
 
 
 def _pdf(page: Any) -> Any:

@@ -138,6 +138,7 @@ class ParWanted:
     final: dict[str, Any]
     key: tuple[str, int, str]
     record: dict[str, Any]
+    daily: str | None = None  # the day of a daily challenge's game
 
 
 class Coach:
@@ -165,7 +166,11 @@ class Coach:
         self._par_waiting: set[str] = set()  # games whose par job will store theirs (a job per dice)
         self._reviewed: Bounded[tuple[str, int], tuple[bool, Any]] = Bounded(REVIEWS)
         self._hinted: Bounded[tuple[str, int, int], dict[str, Any]] = Bounded(HINTS_KEPT)
-        self._boards: Bounded[tuple[str, str], tuple[float, dict[str, Any]]] = Bounded(64)
+        self._boards: Bounded[tuple[str, str], tuple[float, int, dict[str, Any]]] = Bounded(64)
+        #: How many pars each day's board has had stored (a kept board read before the
+        #: newest is out of date); a few entries a day.
+        self._board_epochs: dict[tuple[str, str], int] = {}
+        self._board_guard = threading.Lock()
 
     @staticmethod
     def _nice(lane: str, given: int | str | None) -> int:
@@ -214,14 +219,15 @@ class Coach:
             return None
         kind, config = live.kind, dict(live.config)
         key = (kind.name, live.row.seed, json.dumps({k: config.get(k) for k in kind.config_keys}, sort_keys=True))
-        return ParWanted(live.row.id, kind, config, kind.result(live.game), key, kind.record(live.game))
+        return ParWanted(live.row.id, kind, config, kind.result(live.game), key, kind.record(live.game),
+                         live.row.daily)
 
     def _queue_par(self, wanted: ParWanted) -> Job | None:
         """Queue a game's par, or store at once the one known for its seed and set-up
         (None then, as when the queue is full)."""
         known = self._pars.get(wanted.key)
         if known is not None:
-            self._store_par(wanted.game_id, against(wanted.kind, wanted.config, wanted.final, known))
+            self._store_par(wanted, against(wanted.kind, wanted.config, wanted.final, known))
             return None
         key = ("par", *wanted.key)
         if wanted.game_id in self._par_waiting:  # this game waits on the job already (asked again):
@@ -245,15 +251,23 @@ class Coach:
                 self._par_refused.put(wanted.game_id, f"par could not be computed: {job.error}")
                 return
             self._pars.put(wanted.key, job.result)
-            self._store_par(wanted.game_id, against(wanted.kind, wanted.config, wanted.final, job.result))
+            self._store_par(wanted, against(wanted.kind, wanted.config, wanted.final, job.result))
         finally:
             self._par_waiting.discard(wanted.game_id)
 
-    def _store_par(self, game_id: str, par: dict[str, Any]) -> None:
+    def _store_par(self, wanted: ParWanted, par: dict[str, Any]) -> None:
         """Keep the par in the game's stored result, in memory too, and send the game's
         pages its view again (the view carries ``par`` from now on). The other processes
-        are told by the store (``CoachStore``), and read it again (``Copies.reread_row``)."""
-        self._remember(game_id, self.store.update_result(game_id, lambda old: with_marks(old, **{PAR: par})))
+        are told by the store (``CoachStore``), and read it again (``Copies.reread_row``).
+        A daily game's board by par kept here is dropped: the page that has just been told
+        its par must find it on the board too, not ``BOARD_FRESH`` seconds later."""
+        game_id = wanted.game_id
+        stored = self.store.update_result(game_id, lambda old: with_marks(old, **{PAR: par}))
+        if wanted.daily is not None:
+            with self._board_guard:  # the day's board kept (or being read) is out of date
+                key = (wanted.kind.name, wanted.daily)
+                self._board_epochs[key] = self._board_epochs.get(key, 0) + 1
+        self._remember(game_id, stored)
         self._tell(game_id)
 
     def _tell(self, game_id: str) -> None:
@@ -408,12 +422,15 @@ class Coach:
         """A day's entries ranked by their result against par (best first; entries whose
         par is not known yet last, by score), from the first ``BOARD_READ`` by score.
         Everybody's dice are the same that day, so is par: the result orders as the score
-        does, and says by how much each beat the bot or fell short. Kept ``BOARD_FRESH``."""
+        does, and says by how much each beat the bot or fell short. Kept ``BOARD_FRESH``
+        seconds, or until a par of the day is stored (:meth:`_store_par`)."""
         kind = known_kind(kind_name)
         key = (kind.name, day)
+        with self._board_guard:
+            epoch = self._board_epochs.get(key, 0)
         hit = self._boards.get(key)
-        if hit is not None and time.monotonic() - hit[0] < BOARD_FRESH:
-            return hit[1]
+        if hit is not None and hit[1] == epoch and time.monotonic() - hit[0] < BOARD_FRESH:
+            return hit[2]
         rows = []
         for g in self.store.day(kind.name, day, BOARD_READ):
             par = par_of(g.result) or {}
@@ -424,7 +441,7 @@ class Coach:
             rows.append(entry)
         rows.sort(key=lambda r: (r["result"] is None, -(r["result"] or 0)))  # stable: by score among equals
         board = {"day": day, "game": kind.name, "leaderboard": rows[:max(1, min(limit, 100))]}
-        self._boards.put(key, (time.monotonic(), board))
+        self._boards.put(key, (time.monotonic(), epoch, board))
         return board
 
 

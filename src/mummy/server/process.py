@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -15,6 +16,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Final
 
 #: What a call raises when the server died under it: no answer, so nothing acknowledged.
@@ -28,9 +30,31 @@ def kill(proc: subprocess.Popen[bytes]) -> None:
     proc.wait()
 
 
+#: Where the kernel takes the ports of outgoing connections from (Linux's default).
+EPHEMERAL: Final = "/proc/sys/net/ipv4/ip_local_port_range"
+
+
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nobody listens on right now."""
-    with socket.socket() as s:
+    """A TCP port on 127.0.0.1 that nobody listens on right now, for a server started
+    next. It lies below the kernel's range of ephemeral ports: a port freed in that range
+    may be taken by any outgoing connection (a client, a database's) before the server
+    binds it. It is drawn at random, so that processes drawing at once (the tests'
+    workers) rarely draw alike: from a generator of its own, seeded by the system (the
+    tests' workers share the seed of ``random``), and checked by binding it."""
+    try:
+        low = int(Path(EPHEMERAL).read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    draw = random.Random()
+    for _ in range(100):
+        port = draw.randrange(min(20000, low // 2), low)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    with socket.socket() as s:  # all taken (never seen): any port the kernel gives
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
