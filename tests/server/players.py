@@ -114,3 +114,13 @@ def your_turn(seats: list[Seat], timeout: float = WAIT) -> Seat | None:
             with contextlib.suppress(TimeoutError):
                 seat.read(0.02)
     raise AssertionError("nobody's turn came")
+
+
+def asked_again(acknowledged: list[tuple[str, str, str, dict[str, Any]]], base: Any) -> None:
+    """Send acknowledged actions (game, client id, token, result) again, each to the server
+    ``base()`` names: each must be answered as a repeat of its stored result, so it is in
+    the log (the kill tests: test_crash.py, test_workers.py)."""
+    for game_id, client_id, token, result in acknowledged:
+        again = post(f"{base()}/api/games/{game_id}/actions",
+                     {"client_id": client_id, "version": 0, "action": result["action"]}, token)
+        assert again["result"] == dict(result, repeated=True)

@@ -14,21 +14,10 @@ from typing import Any
 import pytest
 
 from mummy.server.process import CUT_OFF, UNLIMITED, call, free_port, kill, start
+from tests.server.players import asked_again
 
 #: Kills in the test (``make bench`` kills 50 times: server_bench.py).
 CYCLES = 10
-
-
-def stored(base: str, game_id: str, token: str, acknowledged: dict[str, dict[str, Any]], since: int) -> int:
-    """Ask the acknowledged actions from the ``since``-th on again: repeating an acknowledged
-    id answers with the stored result, so it is in the log. (Each cycle asks its own, and
-    the end all of them: asking every one after every kill made the test quadratic.) How
-    many have been asked."""
-    for client_id, result in list(acknowledged.items())[since:]:
-        again = call(f"{base}/api/games/{game_id}/actions",
-                     {"client_id": client_id, "version": 0, "action": result["action"]}, token)
-        assert again["result"] == dict(result, repeated=True)
-    return len(acknowledged)
 
 
 @pytest.mark.slow
@@ -63,9 +52,13 @@ def test_kill_9_at_random_points_loses_no_acknowledged_action(tmp_path: Path) ->
             proc = start(db, port, args=UNLIMITED)
             view = call(f"{base}/api/games/{game_id}", token=token)  # the log replays
             assert view["version"] >= max((r["version"] for r in acknowledged.values()), default=0)
-            checked = stored(base, game_id, token, acknowledged, checked)
+            # Each cycle asks its own again, and the end all of them (asking every one after
+            # every kill made the test quadratic).
+            entries = [(game_id, client_id, token, result) for client_id, result in acknowledged.items()]
+            asked_again(entries[checked:], lambda: base)
+            checked = len(entries)
         assert len(acknowledged) >= CYCLES  # the kills did not stop all progress
-        stored(base, game_id, token, acknowledged, 0)  # and none of them was lost to a later kill
+        asked_again(entries, lambda: base)  # and none of them was lost to a later kill
     finally:
         proc.kill()
         proc.wait()

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from mummy.server.process import CUT_OFF, UNLIMITED, call, free_port, kill, start
-from tests.server.players import WAIT, Seat, play_to_the_end, post
+from tests.server.players import WAIT, Seat, asked_again, play_to_the_end, post
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
 
@@ -169,18 +169,6 @@ def test_workers_on_sqlite_are_refused_with_the_reason(tmp_path: Any) -> None:
     assert "--workers needs PostgreSQL" in done.stderr and "SQLite" in done.stderr
 
 
-def asked_again(bases: list[str], rng: random.Random,
-                acknowledged: list[tuple[tuple[str, str], tuple[str, dict[str, Any]]]]) -> int:
-    """Ask acknowledged actions again, each through either process: each is answered as
-    a repeat, so it is in the log. (Each cycle asks its own, and the end all of them:
-    asking every one after every kill made the test quadratic.) How many were asked."""
-    for (game_id, client_id), (token, result) in acknowledged:
-        again = call(f"{bases[rng.randrange(2)]}/api/games/{game_id}/actions",
-                     {"client_id": client_id, "version": 0, "action": result["action"]}, token)
-        assert again["result"] == dict(result, repeated=True)
-    return len(acknowledged)
-
-
 @pytest.mark.slow
 def test_kill_9_either_of_two_processes_loses_no_acknowledged_action(pg: str) -> None:
     """Two processes on one database, people acting through both, one of them killed with
@@ -226,9 +214,13 @@ def test_kill_9_either_of_two_processes_loses_no_acknowledged_action(pg: str) ->
                 killer.cancel()
                 kill(procs[victim])
             procs[victim] = start(pg, ports[victim], wait=30, args=UNLIMITED)
-            checked = asked_again(bases, rng, list(acknowledged.items())[checked:]) + checked
+            # Each cycle asks its own again, each through either process, and the end all of
+            # them (asking every one after every kill made the test quadratic).
+            entries = [(g, client_id, token, result) for (g, client_id), (token, result) in acknowledged.items()]
+            asked_again(entries[checked:], lambda: bases[rng.randrange(2)])
+            checked = len(entries)
         assert len(acknowledged) >= 10  # the kills did not stop all progress
-        asked_again(bases, rng, list(acknowledged.items()))  # none was lost to a later kill
+        asked_again(entries, lambda: bases[rng.randrange(2)])  # none was lost to a later kill
     finally:
         for proc in procs:
             kill(proc)
