@@ -22,7 +22,7 @@ from mummy.tomb.sheet import Sheet
 def small(seed: int, buy_candidates: int = 2) -> ExpertTombAgent:
     """A small search, so that whole games stay quick in the tests."""
     return ExpertTombAgent(seed, candidates=3, outer=Beam(4, 10, 5), inner=Beam(2, 4, 4), last=Beam(4, 10, 5),
-                           buy_candidates=buy_candidates)
+                           rest=Beam(4, 10, 5), buy_candidates=buy_candidates)
 
 
 def state(seed: int, round_no: int) -> TombGame:

@@ -40,7 +40,9 @@ from mummy.bots.tomb import RandomTombAgent, StrongTombAgent, W, Weights, evalua
 from mummy.bots.tomb_search import (
     CANDIDATES,
     INNER,
+    LAST,
     OUTER,
+    REST,
     Beam,
     ExpertTombAgent,
     next_round_value,
@@ -82,6 +84,11 @@ class TombAnalyst:
     inner: Beam | None = INNER
     candidates: int = CANDIDATES
     weights: Weights = W
+    #: The expert's strong-bot searches for the last round and for the moves its
+    #: lookahead leaves (``ExpertTombAgent``'s ``last`` and ``rest``): a small effort
+    #: shrinks them with the rest, or they take most of its time.
+    last: Beam = LAST
+    rest: Beam = REST
 
     def agent(self, seed: int) -> TombBot:
         """A fresh bot of this kind and size, seeded like any bot in a seat (bot_seed)."""
@@ -89,7 +96,7 @@ class TombAnalyst:
             return StrongTombAgent(seed, beam=self.outer.beam, branch=self.outer.branch, depth=self.outer.depth,
                                    weights=self.weights)
         return ExpertTombAgent(seed, candidates=self.candidates, outer=self.outer, inner=self.inner,
-                               weights=self.weights)
+                               weights=self.weights, last=self.last, rest=self.rest)
 
 
 #: The registered bots an analyst can be, at their default effort (bots/registry.py).

@@ -40,10 +40,13 @@ from mummy.games import KINDS, GameKind, kind_of_record
 from mummy.render.narrate import narrator_named
 
 #: The strongest bots' search sizes by effort: "full" is theirs; "quick" the analysis
-#: tests' small searches (a whole game's par in seconds, not a minute).
+#: tests' small searches (a whole game's par in a second or two, not a minute), the
+#: expert's last-round and leftover searches included (at full size they took two thirds
+#: of a quick par's time).
 EFFORTS: Final[dict[str, tuple[TombAnalyst, TreasureAnalyst]]] = {
     "full": (TOMB_DEFAULT, TREASURE_DEFAULT),
-    "quick": (TombAnalyst("expert", Beam(2, 3, 4), Beam(1, 2, 2), 2), TreasureAnalyst("exact", exact_free=3)),
+    "quick": (TombAnalyst("expert", Beam(2, 3, 4), Beam(1, 2, 2), 2, last=Beam(30, 50, 8), rest=Beam(4, 8, 4)),
+              TreasureAnalyst("exact", exact_free=3)),
 }
 #: Seconds between two progress messages of a child (a review of a Treasure game reports
 #: after every choice).
