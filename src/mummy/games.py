@@ -30,7 +30,7 @@ from mummy.tomb.actions import fmt as tomb_fmt
 from mummy.tomb.actions import parse as tomb_parse
 from mummy.tomb.actions import to_json as tomb_json
 from mummy.tomb.board import tomb_map
-from mummy.tomb.content import CUSTOM_PREFIX, custom_map_text, is_map, map_ids, register_map_text
+from mummy.tomb.content import CUSTOM_PREFIX, canonical_map_text, custom_map_text, is_map, map_ids, register_map_text
 from mummy.tomb.game import PlayerSetup, TombGame
 from mummy.tomb.record import RECORD_FORMAT as TOMB_RECORD
 from mummy.tomb.record import replay_record as tomb_replay
@@ -157,19 +157,26 @@ class TombKind:
     @staticmethod
     def _map_of(config: dict[str, Any]) -> tuple[str, str | None]:
         """The set-up's map id, and a custom map's text (to store with the game): a
-        ``map_text`` is checked (T10) and registered, and its id is the map."""
+        ``map_text`` is checked (T10) and registered, and its id is the map; a custom
+        map named by its id alone must be one this process holds (the server looks the
+        text up in its table of maps first)."""
         map_id, text = config.get("map", "map1"), config.get("map_text")
+        if text is None and isinstance(map_id, str) and map_id.startswith(CUSTOM_PREFIX):
+            text = custom_map_text(map_id)
+            if text is None:
+                raise ValueError(f"unknown map {map_id!r}: a custom map this server does not hold; "
+                                 "send its text (map_text, T10)")
         if text is not None:
             if not isinstance(text, str):
                 raise ValueError("map_text: a map file's text (docs/tomb-formats.md)")
             made = register_map_text(text)  # a ContentError (a ValueError) names the line at fault
             if isinstance(map_id, str) and map_id.startswith(CUSTOM_PREFIX) and map_id != made:
                 raise ValueError(f"map {map_id!r} is not the map of map_text, which is {made!r}")
-            return made, custom_map_text(made)
+            return made, canonical_map_text(text)
         if not isinstance(map_id, str) or not is_map(map_id):
             raise ValueError(f"unknown map {map_id!r}; maps: {', '.join(map_ids())}, a generated map's id "
                              "(gen-DIFFICULTY-SEED-ATTEMPT) or a custom map's text (map_text, T10)")
-        return map_id, custom_map_text(map_id)
+        return map_id, None
 
     def new(self, seed: int, config: dict[str, Any], names: list[str]) -> TombGame:
         # A game stored before T4.6 gave each seat its own bought dice is marked "buys":

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import DatabaseError, OperationalError
 
 from mummy.server.app import MAX_MESSAGE, create_app
-from mummy.server.limits import Limits, Shunned, uvicorn_options
+from mummy.server.limits import Limits, Shunned, address_group, uvicorn_options
 from mummy.server.service import GameService
 from tests.server.conftest import TEST_LIMITS, listening, running
 
@@ -262,3 +262,34 @@ def test_shunned_addresses_are_bounded_and_expire() -> None:
     assert not shunned.shunned("10.0.0.2")
     shunned.refused("10.0.0.2", 30)
     assert not shunned.shunned("10.0.0.2")  # a new window starts counting afresh
+
+
+# -- one IPv6 host is one client (issue 32) ------------------------------------------------------
+
+def test_an_ipv6_address_counts_as_its_64_for_every_per_address_limit() -> None:
+    assert address_group("2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64"
+    assert address_group("2001:db8:1:2:aaaa::1", 48) == "2001:db8:1::/48"
+    assert address_group("::ffff:10.0.0.1") == "10.0.0.1"  # IPv4 written as IPv6
+    assert address_group("10.0.0.1") == "10.0.0.1" and address_group("::1") == "::1"
+    assert address_group("fe80::1%eth0") == "fe80::/64" and address_group("testclient") == "testclient"
+    assert address_group(None) == "unknown"
+
+
+def test_25_games_from_25_addresses_of_one_64_are_one_clients_allowance(service: GameService) -> None:
+    """Issue 32: 25 games from 25 addresses of one /64 were all accepted."""
+    app = create_app(service=service, limits=Limits(games_per_address="20/minute"))
+    body = {"game": "tomb", "seats": [{"name": "Ada"}]}
+    statuses = []
+    for host in range(25):
+        with TestClient(app, client=(f"2001:db8:1:2::{host + 1:x}", 1)) as c:
+            statuses.append(c.post("/api/games", json=body).status_code)
+    assert statuses == [201] * 20 + [429] * 5
+    with TestClient(app, client=("2001:db8:1:3::1", 1)) as other:  # the next /64 is another client
+        assert other.post("/api/games", json=body).status_code == 201
+
+
+def test_an_ipv6_host_that_ignores_retry_after_is_shunned_with_its_whole_64() -> None:
+    shunned = Shunned(after=3, clock=lambda: 0.0)
+    for host in range(3):
+        shunned.refused(f"2001:db8::{host + 1}", 60)
+    assert shunned.shunned("2001:db8::ffff") and not shunned.shunned("2001:db8:0:1::1")

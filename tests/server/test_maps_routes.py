@@ -6,6 +6,7 @@ that never saw the map (its text is stored with the game)."""
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -139,11 +140,12 @@ def test_a_game_on_a_custom_map_plays_and_is_loaded_again_by_a_fresh_server(
     assert [s["map"] for s in view["state"]["sheets"]] == [map_id, map_id]  # the bot plays it too
     assert view["config"]["map"] == map_id and view["config"]["map_text"] == text
 
-    # A server started afresh: the map is not known until the game is loaded.
+    # A server started afresh: the map is in the database (issue 32), and in the game.
     content.forget_custom_map(map_id)
     assert not is_map(map_id)
     with TestClient(create_app(service=GameService(service.engine), limits=TEST_LIMITS)) as fresh:
-        assert fresh.get(f"/api/content/tomb/maps/{map_id}").status_code == 404
+        assert fresh.get(f"/api/content/tomb/maps/{map_id}").json()["title"] == "Tiny"
+        content.forget_custom_map(map_id)  # let go again: loading the game registers its own text
         reloaded = fresh.get(f"/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"}).json()
         assert reloaded["version"] == view["version"] and reloaded["state"] == view["state"]
         assert fresh.get(f"/api/content/tomb/maps/{map_id}").json()["title"] == "Tiny"
@@ -181,12 +183,81 @@ def test_registering_maps_is_rate_limited_like_new_games(service: GameService) -
     assert [client.post("/api/maps", json={"text": t}).status_code for t in texts] == [201, 201, 429]
 
 
-def test_a_process_keeps_a_bounded_number_of_custom_maps(monkeypatch: pytest.MonkeyPatch) -> None:
-    kept = content.register_map_text(small_map())
-    monkeypatch.setattr(content, "MAX_CUSTOM_MAPS", 0)  # as if the process held the most it keeps
-    assert content.register_map_text(content.custom_map_text(kept) or "") == kept  # a known map is still taken
-    with pytest.raises(content.ContentError, match="the most it keeps"):
-        content.register_map_text(small_map())
+def test_a_process_keeps_a_bounded_number_of_custom_maps_and_lets_the_least_used_go(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(content, "MAX_CUSTOM_MAPS", 3)
+    first, second = content.register_map_text(small_map()), content.register_map_text(small_map())
+    content.register_map_text(content.custom_map_text(first) or "")  # used again: the newest now
+    later = [content.register_map_text(small_map()) for _ in range(2)]
+    assert content.custom_map_text(second) is None  # the least recently used went
+    assert all(content.custom_map_text(m) is not None for m in (first, *later))
+    assert len(content._CUSTOM) <= 3
+
+
+def test_junk_maps_never_break_games_on_custom_maps(service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 32 (HIGH): after a restart, a process's registry filled with junk maps made
+    every game on a custom map not yet loaded answer 500 and refuse new maps."""
+    monkeypatch.setattr(content, "MAX_CUSTOM_MAPS", 4)  # (2,000 in the attack: the same, sooner)
+    limits = replace(TEST_LIMITS, maps_per_address_per_day=1000)
+    with TestClient(create_app(service=service, limits=limits)) as c:
+        text = small_map()
+        created = c.post("/api/games", json={"game": "tomb", "seats": [{"name": "Ada"}], "map_text": text,
+                                             "seed": 3}).json()
+    game_id, token, map_id = created["id"], created["seats"][0]["token"], custom_map_id(text)
+    content.forget_custom_map(map_id)  # a process started afresh
+    with TestClient(create_app(service=GameService(service.engine), limits=limits),
+                    client=("10.0.0.9", 1)) as fresh:
+        for _ in range(10):  # junk: valid maps, each with another name
+            assert fresh.post("/api/maps", json={"text": small_map()}).status_code == 201
+        auth = {"Authorization": f"Bearer {token}"}
+        loaded = fresh.get(f"/api/games/{game_id}", headers=auth)
+        assert loaded.status_code == 200, loaded.json()
+        assert loaded.json()["state"]["sheets"][0]["map"] == map_id
+        with fresh.websocket_connect(f"/ws/games/{game_id}?token={token}") as ws:
+            assert ws.receive_json()["type"] == "state"
+        assert fresh.post("/api/maps", json={"text": small_map()}).status_code == 201  # new maps still taken
+        assert fresh.get(f"/api/content/tomb/maps/{map_id}").json()["title"] == "Tiny"
+
+
+def test_a_map_stored_by_one_process_plays_by_its_id_on_another(service: GameService) -> None:
+    """``mummy serve --workers 2``: the map is stored in the database, not in one process."""
+    with TestClient(create_app(service=service, limits=TEST_LIMITS)) as one:
+        stored = one.post("/api/maps", json={"text": small_map()})
+        assert stored.status_code == 201
+    map_id = stored.json()["id"]
+    content.forget_custom_map(map_id)  # the other process never saw it
+    with TestClient(create_app(service=GameService(service.engine), limits=TEST_LIMITS)) as other:
+        assert other.get(f"/api/content/tomb/maps/{map_id}").json()["id"] == map_id
+        content.forget_custom_map(map_id)
+        created = other.post("/api/games", json={"game": "tomb", "seats": [{"name": "Ada"}], "map": map_id})
+        assert created.status_code == 201, created.json()
+        view = other.get(f"/api/games/{created.json()['id']}").json()
+        assert view["config"]["map"] == map_id and view["config"]["map_text"].startswith("name: tiny-")
+        unknown = other.post("/api/games", json={"game": "tomb", "seats": [{"name": "Ada"}],
+                                                 "map": "custom-0123456789ab"})
+        assert unknown.status_code == 422 and "send its text" in unknown.json()["error"]["message"]
+
+
+def test_each_address_stores_a_bounded_number_of_new_maps_a_day(service: GameService) -> None:
+    """Issue 32: a quota per address (an IPv6 /64 is one address) on new custom maps, by a
+    map's route or a game's text; a map stored already costs nothing."""
+    limits = replace(TEST_LIMITS, maps_per_address_per_day=2)
+    app = create_app(service=service, limits=limits)
+    with TestClient(app, client=("2001:db8:1:2::10", 1)) as one, \
+            TestClient(app, client=("2001:db8:1:2::99", 1)) as neighbour, \
+            TestClient(app, client=("2001:db8:9:9::10", 1)) as elsewhere:
+        texts = [small_map() for _ in range(3)]
+        assert one.post("/api/maps", json={"text": texts[0]}).status_code == 201
+        assert neighbour.post("/api/maps", json={"text": texts[1]}).status_code == 201  # the same /64
+        refused = one.post("/api/maps", json={"text": texts[2]})
+        assert refused.status_code == 429 and refused.headers["retry-after"] == "3600"
+        assert "2 new maps in the last 24 hours" in refused.json()["error"]["message"]
+        game = one.post("/api/games", json={"game": "tomb", "seats": [{"name": "Ada"}], "map_text": texts[2]})
+        assert game.status_code == 429  # a game's text is a new map too
+        assert one.post("/api/maps", json={"text": texts[0]}).status_code == 201  # stored already: free
+        assert one.post("/api/games", json={"game": "tomb", "seats": [{"name": "Ada"}],
+                                            "map_text": texts[1]}).status_code == 201
+        assert elsewhere.post("/api/maps", json={"text": texts[2]}).status_code == 201  # another client
 
 
 def test_a_game_on_a_generated_map_is_created_drawn_and_played_by_its_id(client: TestClient) -> None:

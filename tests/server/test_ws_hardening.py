@@ -325,7 +325,7 @@ def test_a_seat_takes_at_most_its_share_and_others_still_find_room(client: TestC
 
 def test_caps_per_process_and_per_address_refuse_before_any_work(client: TestClient) -> None:
     game_id, (token,) = game(client)
-    limit(client, sockets=3, per_address=1000)
+    limit(client, sockets=3, per_address=1000, seats_reserved=0)
     with client.websocket_connect(f"/ws/games/{game_id}") as a, client.websocket_connect("/ws/echo") as b, \
             client.websocket_connect(f"/ws/games/{game_id}?token={token}") as c:
         a.receive_json()
@@ -359,6 +359,51 @@ def test_spectators_per_address_per_game(client: TestClient) -> None:
                 client.websocket_connect(f"/ws/games/{other_game}") as elsewhere:
             assert seat.receive_json()["state"]["you"] == 0  # the seat still finds room
             assert elsewhere.receive_json()["type"] == "state"
+
+
+def closed_with(ws: Any) -> tuple[int, str]:
+    """Read a connection until the server closes it: its close code and reason."""
+    with pytest.raises(WebSocketDisconnect) as info:
+        while True:
+            ws.receive_json()
+    return info.value.code, info.value.reason
+
+
+def test_spectators_leave_room_for_seats_and_a_seat_sheds_the_oldest_spectator(client: TestClient) -> None:
+    """Issue 32: idle spectators filled the process's sockets and the seated player's own
+    websocket closed 1013. Spectators may not take the sockets kept for seats, and a seat
+    that finds the process full closes the oldest spectator instead."""
+    game_id, (token,) = game(client)
+    limit(client, sockets=3, seats_reserved=1, per_address=1000)
+    with client.websocket_connect(f"/ws/games/{game_id}") as oldest, \
+            client.websocket_connect(f"/ws/games/{game_id}") as newer:
+        oldest.receive_json()
+        newer.receive_json()
+        assert refused(client, f"/ws/games/{game_id}") == 1013  # the last socket is a seat's
+        assert refused(client, "/ws/echo") == 1013  # (the echo watches nothing, and waits likewise)
+        with client.websocket_connect(f"/ws/games/{game_id}?token={token}") as seat:
+            assert seat.receive_json()["state"]["you"] == 0  # the reserved socket
+            with client.websocket_connect(f"/ws/games/{game_id}?token={token}") as again:  # a second tab
+                assert again.receive_json()["state"]["you"] == 0  # full: a spectator made room
+                assert closed_with(oldest) == (1013, "the server needed room for a player; watch again later")
+                hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+                assert hub.open == 3 and len(hub.watchers) == 1  # two seats and the newer spectator
+                with client.websocket_connect(f"/ws/games/{game_id}?token={token}") as third:
+                    assert third.receive_json()["state"]["you"] == 0
+                    assert closed_with(newer)[0] == 1013
+                    assert refused(client, f"/ws/games/{game_id}?token={token}") == 1013  # no spectator left
+
+
+def test_spectators_per_address_over_all_games(client: TestClient) -> None:
+    """Issue 32: one address watching game after game is capped across games, not only per game."""
+    games = [game(client)[0] for _ in range(3)]
+    limit(client, spectating_per_address=2, spectators_per_address=5)
+    with client.websocket_connect(f"/ws/games/{games[0]}") as a, client.websocket_connect(f"/ws/games/{games[1]}") as b:
+        a.receive_json()
+        b.receive_json()
+        assert refused(client, f"/ws/games/{games[2]}") == 1013
+    with client.websocket_connect(f"/ws/games/{games[2]}") as c:  # the count goes down as they leave
+        assert c.receive_json()["type"] == "state"
 
 
 # -- the echo -----------------------------------------------------------------------------------

@@ -77,12 +77,14 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
     workers = Workers()
     hub = Hub(workers)
     app.state.service = service
+    app.state.limits = limits
     app.state.hub = hub
     app.state.play = Play(service, hub, workers)
     app.state.relay = None  # listening from the app's start, on PostgreSQL (lifespan)
     app.state.content = pages.content()
     app.state.assets = pages.make_assets(app.state.content)  # versions for caching: routes/pages.py
-    app.state.shunned = Shunned(limits.shun_after)  # shared with the socket: limits.uvicorn_options
+    # Shared with the socket: limits.uvicorn_options.
+    app.state.shunned = Shunned(limits.shun_after, ipv6_prefix=limits.ipv6_prefix)
     handlers.install(app)
     # Outermost first: the fields of the log lines (``logs``), the Host check, then the
     # security headers, the size bounds and the rate limits (before a body is parsed: a

@@ -15,8 +15,9 @@ from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
 from mummy.server.hub import Hub
+from mummy.server.limits import Limits, address_group
 from mummy.server.play import Play
-from mummy.server.service import GameService
+from mummy.server.service import GameService, MapOwner
 
 
 @dataclass(frozen=True)
@@ -45,9 +46,18 @@ async def bearer_token(authorization: Annotated[str | None, Header()] = None) ->
     return None
 
 
+async def map_owner(conn: HTTPConnection) -> MapOwner:
+    """Who stores a custom map, for its daily quota: the client's address group."""
+    limits: Limits = conn.app.state.limits
+    return MapOwner(address_group(conn.client.host if conn.client else None, limits.ipv6_prefix),
+                    limits.maps_per_address_per_day)
+
+
 ServiceDep = Annotated[GameService, Depends(app_state("service"))]
 HubDep = Annotated[Hub, Depends(app_state("hub"))]
 PlayDep = Annotated[Play, Depends(app_state("play"))]
 ContentDep = Annotated[Content, Depends(app_state("content"))]
 #: The request's seat token (``Authorization: Bearer TOKEN``), or None.
 TokenDep = Annotated[str | None, Depends(bearer_token)]
+#: The client as the owner of the custom maps it stores (their quota).
+OwnerDep = Annotated[MapOwner, Depends(map_owner)]

@@ -16,8 +16,9 @@ class ServiceError(Exception):
     """A refusal with an HTTP-like status, a code, and the engine's rule when it has one."""
 
     def __init__(self, status: int, code: str, message: str, rule: str | None = None,
-                 where: str | None = None, version: int | None = None) -> None:
+                 where: str | None = None, version: int | None = None, retry_after: int | None = None) -> None:
         super().__init__(message)
+        self.retry_after = retry_after  # seconds, for a 429 or 503 (the Retry-After header)
         self.status = status
         self.code = code
         self.message = message

@@ -44,7 +44,8 @@ def database_fault(exc: SQLAlchemyError) -> tuple[int, str, str]:
 
 def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
     """A refusal of the service, with its status."""
-    return JSONResponse(status_code=exc.status, content={"error": exc.payload()})
+    headers = {"retry-after": str(exc.retry_after)} if exc.retry_after is not None else None
+    return JSONResponse(status_code=exc.status, content={"error": exc.payload()}, headers=headers)
 
 
 def database_error(_request: Request, exc: SQLAlchemyError) -> JSONResponse:

@@ -25,7 +25,10 @@ broadcast, and the bots waited on the player. Here nothing waits on a client:
   under the ASGI server's ``receive``/``send`` to abort it.
 
 Admission is counted here too: sockets per process and per client address (checked
-before any other work), and per game, connections per seat and spectators per address.
+before any other work; an IPv6 /64 is one address), and per game, connections per seat
+and spectators per address. Seats come before spectators (issue 32): spectators may not
+take the last ``seats_reserved`` sockets, nor watch more than so many games from one
+address, and a seat that finds the process full closes the oldest spectator instead.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from typing import Any, Final, Protocol, TypeVar
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from mummy.server.limits import address_group
 from mummy.server.service import GameService
 from mummy.server.wire import encode, view_message
 
@@ -56,6 +60,13 @@ MAX_PER_ADDRESS: Final = 32  # open websockets from one client address
 MAX_PER_SEAT: Final = 4  # connections of one seat (its token) to its game
 MAX_SPECTATORS: Final = 48  # spectators of one game
 MAX_SPECTATORS_PER_ADDRESS: Final = 16  # spectators of one game from one address
+#: Spectators from one address over all games: idle watchers from a few addresses filled
+#: a process's sockets and locked players out of their own seats (issue 32).
+MAX_SPECTATING_PER_ADDRESS: Final = 24
+#: Sockets of the process that only seats may take: spectators are admitted up to
+#: ``sockets - seats_reserved``, and when a seat finds the process full a spectator is
+#: shed (closed 1013) to make room for it.
+SEATS_RESERVED: Final = 256
 MAX_OUTBOX: Final = 256 * 1024  # characters waiting in one connection's outbox
 SEND_TIMEOUT: Final = 2.0  # seconds a connection may take to accept one message, or its close
 CLOSE_LINGER: Final = 15.0  # seconds after its end before a connection's transport is aborted
@@ -88,10 +99,14 @@ class SocketLimits:
     per_seat: int = MAX_PER_SEAT
     spectators: int = MAX_SPECTATORS
     spectators_per_address: int = MAX_SPECTATORS_PER_ADDRESS
+    spectating_per_address: int = MAX_SPECTATING_PER_ADDRESS
+    seats_reserved: int = SEATS_RESERVED
     outbox: int = MAX_OUTBOX
     send_timeout: float = SEND_TIMEOUT
     linger: float = CLOSE_LINGER
     unmetered: frozenset[str] = UNMETERED
+    #: IPv6 addresses of one /64 are one client (``limits.address_group``).
+    ipv6_prefix: int = 64
 
 
 class Runner(Protocol):
@@ -165,6 +180,9 @@ class Connection:
         self.token = token
         self.address = ws.client.host if ws.client else ""
         self.metered = self.address not in limits.unmetered
+        #: Who the client is for the per-address caps: an IPv6 /64 is one client.
+        self.group = address_group(self.address, limits.ipv6_prefix)
+        self.admitted = time.monotonic()
         self.counted = False  # in the hub's counts (admitted)
         self.gone = False  # the client left, or was aborted: nothing more goes out
         self._outbox: deque[str] = deque()
@@ -378,7 +396,11 @@ class Hub:
         self.workers = workers
         self.limits = limits or SocketLimits()
         self.open = 0  # admitted websockets
-        self.per_address: Counter[str] = Counter()
+        self.per_address: Counter[str] = Counter()  # by address group (limits.address_group)
+        #: Admitted connections without a token (spectators, the echo), oldest first: the
+        #: first shed when a seat finds the process full.
+        self.watchers: dict[Connection, None] = {}
+        self.watching_per_address: Counter[str] = Counter()
 
     async def admit(self, ws: WebSocket, token: str | None = None) -> Connection | None:
         """Accept the websocket, then keep it if the process and its client's address
@@ -395,17 +417,58 @@ class Hub:
         except (OSError, WebSocketDisconnect):  # the client left during the handshake
             return None
         conn = Connection(ws, self.limits, token)
-        if self.open >= self.limits.sockets:
-            conn.close(CLOSE_TRY_LATER, "too many connections on this server")
-        elif conn.metered and self.per_address[conn.address] >= self.limits.per_address:
-            conn.close(CLOSE_TRY_LATER, "too many connections from your address")
-        else:
+        refusal = self._refusal(conn)
+        if refusal is None:
             conn.counted = True
             self.open += 1
-            self.per_address[conn.address] += 1
+            self.per_address[conn.group] += 1
+            if conn.token is None:
+                self.watchers[conn] = None
+                self.watching_per_address[conn.group] += 1
             return conn
+        conn.close(CLOSE_TRY_LATER, refusal)
         await conn.finish()
         return None
+
+    def _refusal(self, conn: Connection) -> str | None:
+        """Why ``conn`` finds no room (None: it does). A seat (a token) may take the
+        sockets kept for seats, and sheds the oldest spectator when the process is full;
+        a spectator may not, and counts against its address's spectators of all games."""
+        limits = self.limits
+        if conn.metered and self.per_address[conn.group] >= limits.per_address:
+            return "too many connections from your address"
+        if conn.token is None:
+            if self.open >= limits.sockets - limits.seats_reserved:
+                return "too many connections on this server"
+            if conn.metered and self.watching_per_address[conn.group] >= limits.spectating_per_address:
+                return "too many games watched from your address"
+            return None
+        if self.open >= limits.sockets and not self._shed():
+            return "too many connections on this server"
+        return None
+
+    def _shed(self) -> bool:
+        """Close the oldest spectator to make room for a seat; whether there was one. It
+        is told why (1013, try later) and leaves the counts now, not when its close is out."""
+        for victim in self.watchers:
+            self._uncount(victim)
+            victim.close(CLOSE_TRY_LATER, "the server needed room for a player; watch again later")
+            return True
+        return False
+
+    def _uncount(self, conn: Connection) -> None:
+        if not conn.counted:
+            return
+        conn.counted = False
+        self.open -= 1
+        self.per_address[conn.group] -= 1
+        if self.per_address[conn.group] <= 0:
+            del self.per_address[conn.group]
+        if conn in self.watchers:
+            del self.watchers[conn]
+            self.watching_per_address[conn.group] -= 1
+            if self.watching_per_address[conn.group] <= 0:
+                del self.watching_per_address[conn.group]
 
     def join(self, conn: Connection, game_id: str) -> str | None:
         """Put the connection in its game's room, or say why there is no room for it. A
@@ -419,7 +482,7 @@ class Hub:
             watching = [c for c in room if c.token is None]
             if len(watching) >= limits.spectators:
                 return "too many spectators on this game"
-            if conn.metered and sum(1 for c in watching if c.address == conn.address) >= limits.spectators_per_address:
+            if conn.metered and sum(1 for c in watching if c.group == conn.group) >= limits.spectators_per_address:
                 return "too many spectators of this game from your address"
         conn.game_id = game_id
         self.rooms.setdefault(game_id, {})[conn] = None
@@ -432,12 +495,7 @@ class Hub:
             room.pop(conn, None)
             if not room:
                 self.rooms.pop(conn.game_id or "", None)
-        if conn.counted:
-            conn.counted = False
-            self.open -= 1
-            self.per_address[conn.address] -= 1
-            if self.per_address[conn.address] <= 0:
-                del self.per_address[conn.address]
+        self._uncount(conn)
         await conn.finish()
 
     async def broadcast(self, svc: GameService, game_id: str) -> None:

@@ -19,6 +19,7 @@ work per request, keys that expire by themselves).
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import math
 import re
@@ -85,6 +86,34 @@ class Limits:
     shun_after: int = 20
     #: Host names the ``Host`` header may carry; empty: any (a library or a test).
     allowed_hosts: tuple[str, ...] = field(default=())
+    #: The prefix length that makes one client among IPv6 addresses: a host (a home, a
+    #: phone's network, a cloud machine) is given a whole /64, so every per-address limit
+    #: counts the /64, not the address (:func:`address_group`).
+    ipv6_prefix: int = 64
+    #: New custom maps one address may store a day (``POST /api/maps``, or a game's
+    #: ``map_text`` the server has not seen): a designer saves a few dozen at most.
+    maps_per_address_per_day: int = 50
+
+
+def address_group(address: str | None, ipv6_prefix: int = Limits.ipv6_prefix) -> str:
+    """Who a client is, for every per-address limit: an IPv4 address itself, an IPv6
+    address's network of ``ipv6_prefix`` bits (``2001:db8:1:2::/64``), since one host
+    holds a whole /64 and could otherwise spend the allowance of thousands of clients.
+    An IPv4 address written as IPv6 (``::ffff:10.0.0.1``) is that IPv4 address; anything
+    that is not an address (a test client's name, a Unix socket) is itself."""
+    if not address:
+        return "unknown"
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])  # (a zone index, fe80::1%eth0)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        if ip.is_loopback:
+            return str(ip)
+        return str(ipaddress.IPv6Network((ip, ipv6_prefix), strict=False))
+    return str(ip)
 
 
 class RateLimited(Exception):
@@ -107,6 +136,7 @@ class RateLimiter:
     """Per-address and overall limits on creating games and on HTTP actions."""
 
     def __init__(self, limits: Limits) -> None:
+        self.ipv6_prefix = limits.ipv6_prefix
         self._storage = MemoryStorage()
         self._window = SlidingWindowCounterRateLimiter(self._storage)
         self._rules: dict[str, tuple[RateLimitItem, RateLimitItem]] = {
@@ -120,7 +150,8 @@ class RateLimiter:
         when either its address's or the server's allowance is spent. A refused request
         is not counted against the other allowance."""
         own, overall = self._rules[what]
-        for item, key, whose in ((own, address or "unknown", "from your address"), (overall, "*", "on this server")):
+        group = address_group(address, self.ipv6_prefix)
+        for item, key, whose in ((own, group, "from your address"), (overall, "*", "on this server")):
             if not self._window.hit(item, what, key):
                 reset = self._window.get_window_stats(item, what, key).reset_time
                 wait = max(1, math.ceil(reset - time.time()))
@@ -204,9 +235,10 @@ class Shunned:
     """
 
     def __init__(self, after: int = Limits.shun_after, capacity: int = 10_000,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, ipv6_prefix: int = Limits.ipv6_prefix) -> None:
         self.after = after
         self.capacity = capacity
+        self.ipv6_prefix = ipv6_prefix
         self._clock = clock
         self._windows: dict[str, tuple[float, int]] = {}  # address -> (window's end, refusals in it)
 
@@ -214,6 +246,7 @@ class Shunned:
         """Count a 429 answered to ``address``, whose client was told to wait ``retry_after`` s."""
         if not address or address in NEVER_SHUNNED:
             return
+        address = address_group(address, self.ipv6_prefix)  # a /64 is one client
         now = self._clock()
         until, count = self._windows.pop(address, (0.0, 0))
         if until <= now:
@@ -224,7 +257,9 @@ class Shunned:
 
     def shunned(self, address: str | None) -> bool:
         """Whether connections from ``address`` are closed at once now."""
-        window = self._windows.get(address or "")
+        if not address or address in NEVER_SHUNNED:
+            return False
+        window = self._windows.get(address_group(address, self.ipv6_prefix))
         return window is not None and window[1] >= self.after and window[0] > self._clock()
 
 
@@ -241,7 +276,7 @@ class Guard:
         self.app = app
         self.limits = limits
         self.rates = RateLimiter(limits)
-        self.shunned = shunned or Shunned(limits.shun_after)
+        self.shunned = shunned or Shunned(limits.shun_after, ipv6_prefix=limits.ipv6_prefix)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):

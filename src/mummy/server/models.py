@@ -126,3 +126,17 @@ class BotLeaseRow(Base):
     game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     owner: Mapped[str] = mapped_column(String(32))  # a random name of the holding process
     expires: Mapped[float] = mapped_column(Float)  # seconds since the epoch, by the database's clock
+
+
+class MapRow(Base):
+    """A custom map, by the hash of its text (migration 0010): any process finds a map
+    stored by another. ``owner`` is a keyed hash of the address group that stored it."""
+
+    __tablename__ = "custom_maps"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)  # custom-<12 hex digits>
+    text: Mapped[str] = mapped_column(Text)  # the canonical text (tomb.content.canonical_map_text)
+    owner: Mapped[str] = mapped_column(String(64))
+    created: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_custom_maps_owner", "owner", "created"),)

@@ -42,7 +42,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.compiler import SQLCompiler
 
-from mummy.server.models import ActionRow, DailyEntryRow, GameRow, SeatRow, SecretRow
+from mummy.server.models import ActionRow, DailyEntryRow, GameRow, MapRow, SeatRow, SecretRow
 from mummy.server.writer import Write, WriteLock
 
 _INSERT_ACTION: Final = insert(ActionRow)
@@ -112,6 +112,14 @@ class _Compiled:
             cursor.executemany(self.sql, params)
         except self.error as exc:
             raise DBAPIError.instance(self.sql, None, exc, self.error) from exc
+
+
+class QuotaSpent(Exception):
+    """An owner has stored as many custom maps as its quota allows for now."""
+
+    def __init__(self, spent: int) -> None:
+        super().__init__(f"{spent} maps stored")
+        self.spent = spent
 
 
 class Repository:
@@ -271,6 +279,29 @@ class Repository:
             names = dict(s.execute(select(SeatRow.game_id, SeatRow.name).where(
                 SeatRow.game_id.in_([g.id for g in games]), SeatRow.seat == 0)).all()) if games else {}
         return games, names
+
+    # -- custom maps ------------------------------------------------------------------------
+    def map_text(self, map_id: str) -> str | None:
+        """A stored custom map's canonical text, or None."""
+        with Session(self.engine) as s:
+            return s.scalars(select(MapRow.text).where(MapRow.id == map_id)).first()
+
+    def add_map(self, map_id: str, text: str, owner: str, now: datetime, since: datetime, quota: int) -> bool:
+        """Store a custom map unless it is stored already: whether it was new. ``owner``
+        may have stored at most ``quota`` maps since ``since``: :class:`QuotaSpent`
+        beyond (a map stored already costs nothing). Two processes storing the same map
+        at once keep one row (``INSERT ... ON CONFLICT DO NOTHING``)."""
+        with self.writes, Session(self.engine) as s, s.begin():
+            if s.scalars(select(MapRow.id).where(MapRow.id == map_id)).first() is not None:
+                return False
+            spent = s.scalar(select(func.count()).select_from(MapRow).where(
+                MapRow.owner == owner, MapRow.created >= since)) or 0
+            if spent >= quota:
+                raise QuotaSpent(spent)
+            construct = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
+            s.execute(construct(MapRow).values(id=map_id, text=text, owner=owner, created=now)
+                      .on_conflict_do_nothing())
+            return True
 
     def secret(self, name: str) -> str:
         """A server secret, made (and stored) on first use. Two processes making it at once

@@ -10,6 +10,8 @@ The package never reads ``../shared`` at run time.
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
@@ -68,6 +70,9 @@ class MapSpec:
     key_track: int
     coin_track: int
     source: str = field(default="", compare=False)
+    #: A custom map's canonical text (:func:`register_map_text`), which travels with the
+    #: games and records played on it; None for a packaged or generated map.
+    text: str | None = field(default=None, compare=False)
     #: the strong bot's mean on the measuring dice (mummy.sim.difficulty), if measured
     measured: float | None = None
 
@@ -442,7 +447,7 @@ def is_map(map_id: str) -> bool:
     registered in this process (T10)."""
     from mummy.tomb.generate import parse_id
 
-    return map_id in map_ids() or parse_id(map_id) is not None or map_id in _CUSTOM
+    return map_id in map_ids() or parse_id(map_id) is not None or custom_map_text(map_id) is not None
 
 
 # -- custom maps: a map's text registered by its content ------------------------------------
@@ -450,15 +455,21 @@ def is_map(map_id: str) -> bool:
 CUSTOM_PREFIX: Final = "custom-"
 #: The longest map text taken (a 12x12 map is about 1,300 characters).
 MAX_MAP_TEXT: Final = 20_000
-#: The most custom maps one process holds (at most 40 MB of text): registering is rate
-#: limited on the server, and this bounds what any number of clients can make it keep.
-MAX_CUSTOM_MAPS: Final = 2_000
-#: Custom maps registered in this process: id -> canonical text. Why a registry keyed by
-#: the text's hash: a map drawn in the editor is played by id everywhere a map is (games,
-#: records, the browser), and every process derives the same id from the same text, so
-#: whoever holds the text (a game's stored set-up, a record) registers it again and the
-#: id means the same map. Entries are never changed, only added.
-_CUSTOM: dict[str, str] = {}
+#: The most custom maps one process keeps at once (about 1.5 KB of text each, and their
+#: parsed forms in :func:`map_spec`'s cache). A cache, not a store: the least recently
+#: used is let go to make room, and whoever holds a map's text (a game's stored set-up, a
+#: record, the server's table of maps) registers it again when it needs it, so nothing
+#: ever depends on there being room here (issue 32: a full registry refused every game
+#: on a custom map not yet loaded).
+MAX_CUSTOM_MAPS: Final = 1_000
+#: Custom maps registered in this process: id -> canonical text, least recently used
+#: first. Why a registry keyed by the text's hash: a map drawn in the editor is played by
+#: id everywhere a map is (games, records, the browser), and every process derives the
+#: same id from the same text, so whoever holds the text registers it again and the id
+#: means the same map.
+_CUSTOM: OrderedDict[str, str] = OrderedDict()
+#: Registration runs in the server's worker threads.
+_CUSTOM_LOCK = threading.Lock()
 
 
 def canonical_map_text(text: str) -> str:
@@ -480,30 +491,41 @@ def custom_map_id(text: str) -> str:
 
 def register_map_text(text: str) -> str:
     """Validate a map's text (T10, :func:`parse_map`) and register it; returns its id.
-    Raises :class:`ContentError` for an invalid map, as ``mummy check-map`` does."""
+    Raises :class:`ContentError` for an invalid map, as ``mummy check-map`` does. Never
+    refuses for want of room: the least recently used map is let go instead."""
     canon = canonical_map_text(text)
     if len(canon) > MAX_MAP_TEXT:
         raise _err("custom map", 1, f"a map's text is at most {MAX_MAP_TEXT} characters, not {len(canon)}")
     map_id = custom_map_id(canon)
-    if map_id not in _CUSTOM:
-        parse_map(canon, "custom map")
-        if len(_CUSTOM) >= MAX_CUSTOM_MAPS:
-            raise _err("custom map", 1, f"this process holds {MAX_CUSTOM_MAPS} custom maps, the most it keeps; "
-                       "play one of them or a packaged or generated map")
+    with _CUSTOM_LOCK:
+        if map_id in _CUSTOM:
+            _CUSTOM.move_to_end(map_id)
+            return map_id
+    parse_map(canon, "custom map")  # outside the lock: a few milliseconds for a big map
+    with _CUSTOM_LOCK:
         _CUSTOM[map_id] = canon
+        _CUSTOM.move_to_end(map_id)
+        while len(_CUSTOM) > MAX_CUSTOM_MAPS:
+            _CUSTOM.popitem(last=False)
     return map_id
 
 
 def forget_custom_map(map_id: str) -> None:
     """Unregister a custom map, as a process started afresh would not know it: how the
     tests check that whoever loads a game registers its map again."""
-    _CUSTOM.pop(map_id, None)
+    with _CUSTOM_LOCK:
+        _CUSTOM.pop(map_id, None)
     map_spec.cache_clear()
+    from mummy.tomb.board import tomb_map  # (the board sits above this module)
+
+    tomb_map.cache_clear()
 
 
 def custom_map_text(map_id: str) -> str | None:
-    """The canonical text of a registered custom map, or None for any other id."""
-    return _CUSTOM.get(map_id)
+    """The canonical text of a custom map this process holds now, or None for any other
+    id (a custom map let go, or never registered here)."""
+    with _CUSTOM_LOCK:
+        return _CUSTOM.get(map_id)
 
 
 def fault_square(text: str, line: int) -> str | None:
@@ -550,9 +572,9 @@ def map_spec(map_id: str) -> MapSpec:
     generated = parse_id(map_id)
     if generated is not None:
         return parse_map(map_text(*generated), f"{map_id} (generated)")
-    custom = _CUSTOM.get(map_id)
+    custom = custom_map_text(map_id)
     if custom is not None:
-        return replace(parse_map(custom, f"{map_id} (custom)"), id=map_id)
+        return replace(parse_map(custom, f"{map_id} (custom)"), id=map_id, text=custom)
     if map_id not in map_ids():
         raise ValueError(f"unknown map {map_id!r}; maps: {', '.join(map_ids())}, a generated map's id "
                          "(gen-DIFFICULTY-SEED-ATTEMPT) or a registered custom map's (custom-…)")

@@ -15,7 +15,7 @@ from mummy.core.errors import ContentError
 from mummy.core.grid import iter_bits
 from mummy.core.records import RecordError, ReplayResult, check_header, replay_actions
 from mummy.tomb.actions import fmt, parse
-from mummy.tomb.content import ITEMS, TABLE_SHAPES, custom_map_text, register_map_text
+from mummy.tomb.content import ITEMS, TABLE_SHAPES, register_map_text
 from mummy.tomb.game import PlayerSetup, TombGame, round_dice
 from mummy.tomb.scoring import score
 from mummy.tomb.sheet import MODES, Sheet
@@ -43,8 +43,9 @@ def to_record(game: TombGame) -> dict[str, Any]:
     }
     # A custom map (the editor's) travels with its record: replayed elsewhere, its text is
     # registered again and its id, derived from the text, names the same map.
-    texts = {p.map: custom_map_text(p.map) for p in game.players}
-    custom = {map_id: text for map_id, text in texts.items() if text is not None}
+    # The text is the map's own (``MapSpec.text``), not the registry's, which may have let
+    # it go since the game began.
+    custom = {m.id: m.spec.text for m in game.maps if m.spec.text is not None}
     if custom:
         out["maps"] = custom
     if game.is_over:

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
 from mummy import __version__
-from mummy.server.deps import PlayDep, ServiceDep, TokenDep
+from mummy.server.deps import OwnerDep, PlayDep, ServiceDep, TokenDep
 from mummy.server.errors import ServiceError
 from mummy.server.schemas import ActIn, CreateGame, Tokens
 
@@ -36,8 +36,8 @@ async def ready(play: PlayDep) -> JSONResponse:
 
 
 @router.post("/api/games", status_code=201)
-def create_game(body: CreateGame, svc: ServiceDep) -> dict[str, Any]:
-    created = svc.create(body.game, [s.model_dump() for s in body.seats], body.config(), body.seed)
+def create_game(body: CreateGame, svc: ServiceDep, owner: OwnerDep) -> dict[str, Any]:
+    created = svc.create(body.game, [s.model_dump() for s in body.seats], body.config(), body.seed, owner=owner)
     for seat in created["seats"]:
         if seat["token"]:
             seat["invite"] = f"/play/{created['id']}#token={seat['token']}"

@@ -1,11 +1,12 @@
 """Maps over HTTP (docs/web.md, "Editor"): the map editor's page, the check of a map's
-text by the same rules as ``mummy check-map`` (T10), custom maps registered by their text,
+text by the same rules as ``mummy check-map`` (T10), custom maps stored by their text,
 and one map's drawing for a page whose content lacks it (a custom or a generated map).
 
 Thin: the checks are :func:`mummy.tomb.content.parse_map`'s, the drawing
-:mod:`mummy.web.content`'s. A custom map's id is derived from its text
-(:func:`~mummy.tomb.content.register_map_text`), so a game stores the text with its set-up
-and whoever loads the game registers it again.
+:mod:`mummy.web.content`'s, the store the service's. A custom map's id is derived from
+its text (:func:`~mummy.tomb.content.register_map_text`): the database keeps each map by
+that id (any process finds it), a game keeps the text with its set-up, and a process
+holds the maps it uses in a bounded cache that lets the least used go (issue 32).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from mummy.core.errors import ContentError
+from mummy.server.deps import OwnerDep, ServiceDep
 from mummy.server.errors import ServiceError
 from mummy.server.routes.pages import html_page
 from mummy.server.schemas import STRICT, Text
@@ -28,7 +30,6 @@ from mummy.tomb.content import (
     is_map,
     map_ids,
     parse_map,
-    register_map_text,
 )
 from mummy.web.content import map_content, tomb_map_content
 
@@ -53,10 +54,11 @@ async def editor_page(request: Request) -> Response:
 
 
 @router.post("/api/maps/check")
-async def check_map(body: MapTextIn) -> dict[str, Any]:
+def check_map(body: MapTextIn) -> dict[str, Any]:
     """A map's text checked as ``mummy check-map`` checks a file (T10): ``{"ok": true,
     "id", "map"}`` with the id it would be played under and its drawing, or ``{"ok":
-    false, "fault": {"line", "message", "square"}}``. Nothing is registered."""
+    false, "fault": {"line", "message", "square"}}``. Nothing is registered. (A plain
+    function: a big map's check is milliseconds of work, done in a worker thread.)"""
     try:
         spec = parse_map(body.text, "map.txt")
     except ContentError as exc:
@@ -66,23 +68,22 @@ async def check_map(body: MapTextIn) -> dict[str, Any]:
 
 
 @router.post("/api/maps", status_code=201)
-async def add_map(body: MapTextIn) -> dict[str, Any]:
-    """Register a custom map by its text (checked, T10): its id (``custom-`` and the start
-    of the text's SHA-256) names it in ``POST /api/games`` (``"map"``) on this server. A
-    game created with ``"map_text"`` instead stores the text and needs no registration."""
-    try:
-        map_id = register_map_text(body.text)
-    except ContentError as exc:
-        raise ServiceError(422, "bad_map", f"line {exc.line}: {exc.detail}", rule="T10",
-                           where=fault_square(body.text, exc.line)) from None
+def add_map(body: MapTextIn, svc: ServiceDep, owner: OwnerDep) -> dict[str, Any]:
+    """Store a custom map by its text (checked, T10): its id (``custom-`` and the start
+    of the text's SHA-256) names it in ``POST /api/games`` (``"map"``) on this server, in
+    any of its processes. A game created with ``"map_text"`` stores the text likewise.
+    Each address may store ``maps_per_address_per_day`` new maps a day (429 beyond); a
+    map stored already is answered again at no cost."""
+    map_id = svc.add_map(body.text, owner)
     return {"id": map_id, "map": tomb_map_content(map_id)}
 
 
 @router.get("/api/content/tomb/maps/{map_id}")
-async def map_drawing(map_id: str) -> dict[str, Any]:
+def map_drawing(map_id: str, svc: ServiceDep) -> dict[str, Any]:
     """One map as drawn (the shape of ``/api/content/tomb``'s ``maps``): a packaged map, a
-    generated one, or a custom map this server has registered (a game on it was loaded)."""
-    if len(map_id) > 64 or not is_map(map_id):
+    generated one, or a custom map stored on this server. (A plain function: drawing a
+    generated map builds it first, in a worker thread.)"""
+    if len(map_id) > 64 or not (is_map(map_id) or svc.map_text(map_id) is not None):
         raise ServiceError(404, "not_found", f"unknown map {map_id[:64]!r}; maps: {', '.join(map_ids())}, "
-                           "a generated map's id, or a custom map of a game on this server")
+                           "a generated map's id, or a custom map stored on this server")
     return tomb_map_content(map_id)
