@@ -104,9 +104,9 @@ def printable(paper: str) -> tuple[float, float, int, int]:
     return width, height, int((width - 2 * MARGIN) // SQUARE), int((height - 2 * MARGIN - 28) // SQUARE)
 
 
-def site_pages(sites: dict[str, Site], paper: str = "a4") -> list[str]:
-    """The excavation sites, as many to a page as fit one above another."""
-    width, height, _, _ = printable(paper)
+def _site_groups(sites: dict[str, Site], paper: str) -> list[list[Site]]:
+    """The sites of each page, as many to a page as fit one above another."""
+    _, height, _, _ = printable(paper)
     pages: list[list[Site]] = [[]]
     used = 0.0
     for site in sites.values():
@@ -116,18 +116,26 @@ def site_pages(sites: dict[str, Site], paper: str = "a4") -> list[str]:
             used = 0.0
         pages[-1].append(site)
         used += need
-    out = []
-    for n, group in enumerate(pages, start=1):
-        body = Svg()
-        header(body, width, f"Excavation sites, page {n} of {len(pages)}",
-               "one site a player; cover every square with treasure tiles (R1.3, R3.3)")
-        y = MARGIN + 30
-        for site in group:
-            draw_site(body, site, (width - site.grid.width * SQUARE) / 2, y)
-            y += site.grid.height * SQUARE + 40
-        out.append(document(width, height, body, f"Mummy's Treasure: excavation sites, page {n}",
-                            data_paper=paper, data_page=f"sites-{n}"))
-    return out
+    return pages
+
+
+def _site_page(group: list[Site], n: int, total: int, paper: str) -> str:
+    width, height, _, _ = printable(paper)
+    body = Svg()
+    header(body, width, f"Excavation sites, page {n} of {total}",
+           "one site a player; cover every square with treasure tiles (R1.3, R3.3)")
+    y = MARGIN + 30
+    for site in group:
+        draw_site(body, site, (width - site.grid.width * SQUARE) / 2, y)
+        y += site.grid.height * SQUARE + 40
+    return document(width, height, body, f"Mummy's Treasure: excavation sites, page {n}",
+                    data_paper=paper, data_page=f"sites-{n}")
+
+
+def site_pages(sites: dict[str, Site], paper: str = "a4") -> list[str]:
+    """The excavation sites, as many to a page as fit one above another."""
+    groups = _site_groups(sites, paper)
+    return [_site_page(group, n, len(groups), paper) for n, group in enumerate(groups, start=1)]
 
 
 def header(svg: Svg, width: float, title: str, note: str) -> None:
@@ -187,23 +195,45 @@ def pack_tiles(piles: dict[str, Pile], across: int, down: int) -> list[list[Plac
     return pages
 
 
+def _tile_page(placed: list[Placed], n: int, total: int, paper: str) -> str:
+    width, height, across, _ = printable(paper)
+    body = Svg()
+    header(body, width, f"Treasure tiles to cut out, page {n} of {total}",
+           "cut along the solid lines; stack each pile face up, shuffled (R1.2, R2.2)")
+    ox = (width - across * SQUARE) / 2
+    oy = MARGIN + 30
+    for p in placed:
+        draw_tile(body, p, ox + p.col * SQUARE, oy + p.row * SQUARE)
+    return document(width, height, body, f"Mummy's Treasure: tiles, page {n}",
+                    data_paper=paper, data_page=f"tiles-{n}")
+
+
 def tile_pages(piles: dict[str, Pile], paper: str = "a4") -> list[str]:
     """The cut-out sheets: every tile at the size of its squares on a site, with the
     symbols it needs, its pile and its number in the pile (R1.2)."""
-    width, height, across, down = printable(paper)
+    _, _, across, down = printable(paper)
     pages = pack_tiles(piles, across, down)
-    out = []
-    for n, placed in enumerate(pages, start=1):
-        body = Svg()
-        header(body, width, f"Treasure tiles to cut out, page {n} of {len(pages)}",
-               "cut along the solid lines; stack each pile face up, shuffled (R1.2, R2.2)")
-        ox = (width - across * SQUARE) / 2
-        oy = MARGIN + 30
-        for p in placed:
-            draw_tile(body, p, ox + p.col * SQUARE, oy + p.row * SQUARE)
-        out.append(document(width, height, body, f"Mummy's Treasure: tiles, page {n}",
-                            data_paper=paper, data_page=f"tiles-{n}"))
-    return out
+    return [_tile_page(placed, n, len(pages), paper) for n, placed in enumerate(pages, start=1)]
+
+
+def treasure_page_count(sites: dict[str, Site], piles: dict[str, Pile], paper: str = "a4") -> int:
+    """How many pages :func:`treasure_pages` has, worked out without drawing any."""
+    _, _, across, down = printable(paper)
+    return len(_site_groups(sites, paper)) + len(pack_tiles(piles, across, down))
+
+
+def treasure_page(sites: dict[str, Site], piles: dict[str, Pile], paper: str, page: int) -> str:
+    """Page ``page`` (from 1) of :func:`treasure_pages`, drawing that page only (a server
+    answers one page a request). Raises ``IndexError`` for a page the printout lacks."""
+    groups = _site_groups(sites, paper)
+    if 1 <= page <= len(groups):
+        return _site_page(groups[page - 1], page, len(groups), paper)
+    _, _, across, down = printable(paper)
+    tiles = pack_tiles(piles, across, down)
+    n = page - len(groups)
+    if not 1 <= n <= len(tiles):
+        raise IndexError(f"the printout has {len(groups) + len(tiles)} pages, not page {page}")
+    return _tile_page(tiles[n - 1], n, len(tiles), paper)
 
 
 def draw_tile(svg: Svg, p: Placed, x: float, y: float) -> None:
@@ -234,4 +264,5 @@ def treasure_pages(sites: dict[str, Site], piles: dict[str, Pile], paper: str = 
     return site_pages(sites, paper) + tile_pages(piles, paper)
 
 
-__all__ = ["GLYPHS", "SQUARE", "pack_tiles", "site_pages", "symbol", "tile_pages", "treasure_pages"]
+__all__ = ["GLYPHS", "SQUARE", "pack_tiles", "site_pages", "symbol", "tile_pages", "treasure_page",
+           "treasure_page_count", "treasure_pages"]

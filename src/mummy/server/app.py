@@ -31,6 +31,7 @@ from mummy.server.logs import RequestFields
 from mummy.server.play import Play, Workers
 from mummy.server.routes import analysis, boards, companion, games, maps, pages, printing
 from mummy.server.service import GameService
+from mummy.server.sheets import Sheets
 
 DEFAULT_DB = "sqlite:///mummy.db"
 #: Answers smaller than this go as they are: they fit one packet already, and the
@@ -57,6 +58,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.relay = play.relay
     yield
     play.stop()
+    app.state.sheets.close()
     sweeping.cancel()
     svc.close()
 
@@ -78,6 +80,7 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
     hub = Hub(workers)
     app.state.service = service
     app.state.limits = limits
+    app.state.sheets = Sheets()  # printable sheets, drawn off the loop: routes/printing.py
     app.state.hub = hub
     app.state.play = Play(service, hub, workers)
     app.state.relay = None  # listening from the app's start, on PostgreSQL (lifespan)

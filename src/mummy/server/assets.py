@@ -108,7 +108,7 @@ def accepted_encoding(headers: Headers) -> str | None:
     return next((name for name in ENCODERS if accepted.get(name, wildcard) > 0), None)
 
 
-def _etag_matches(etag: str, headers: Headers) -> bool:
+def etag_matches(etag: str, headers: Headers) -> bool:
     """Whether ``If-None-Match`` names ``etag`` (compared weakly, as RFC 9110 asks of it)."""
     asked = headers.get("if-none-match")
     if asked is None:
@@ -161,7 +161,7 @@ class Document:
         """The document (compressed when the browser accepts it), or ``304`` when the
         browser holds this version; immutable when asked by its versioned address."""
         headers = {**self.headers, "etag": self.etag, "cache-control": IMMUTABLE if immutable else REVALIDATE}
-        if _etag_matches(self.etag, request.headers):
+        if etag_matches(self.etag, request.headers):
             # The 304 carries the same headers: a browser replaces the stored ones with
             # them, the page's content security policy included.
             return Response(status_code=304, headers=headers)

@@ -81,6 +81,10 @@ class Limits:
     #: place and version): each costs about what a view does, a few legal-move listings.
     previews_per_address: str = "40/second"
     previews_overall: str = "2000/second"
+    #: Printable sheets (``/api/print/*.svg``): a Tomb sheet is 15-20 ms of drawing, the
+    #: Treasure printout four pages; a person prints a few sheets at a time.
+    prints_per_address: str = "30/minute"
+    prints_overall: str = "600/minute"
     #: Refusals (429) within one ``Retry-After`` after which an address's
     #: connections are closed as they are made, until the window ends (:class:`Shunned`).
     shun_after: int = 20
@@ -129,7 +133,7 @@ class RateLimited(Exception):
 #: on the same host connects from.
 NEVER_SHUNNED: Final = frozenset({"127.0.0.1", "::1"})
 #: What each kind of limit counts, in a refusal's words.
-_NAMES: Final = {"games": "new games", "actions": "actions", "previews": "previews"}
+_NAMES: Final = {"games": "new games", "actions": "actions", "previews": "previews", "prints": "sheets to print"}
 
 
 class RateLimiter:
@@ -143,6 +147,7 @@ class RateLimiter:
             "games": (parse(limits.games_per_address), parse(limits.games_overall)),
             "actions": (parse(limits.actions_per_address), parse(limits.actions_overall)),
             "previews": (parse(limits.previews_per_address), parse(limits.previews_overall)),
+            "prints": (parse(limits.prints_per_address), parse(limits.prints_overall)),
         }
 
     def hit(self, what: str, address: str | None) -> None:
@@ -179,6 +184,9 @@ LIMITED: Final = (
     # Coaching's analysis (routes/analysis.py): each can be a bot's whole game of CPU, counted as a new game.
     ("POST", re.compile(r"/api/games/[^/]+/(review|hint|par)/?"), "games"),
     ("GET", re.compile(r"/api/content/tomb/maps/[^/]+/?"), "previews"),  # a generated map is drawn on demand
+    ("GET", re.compile(r"/api/print/[^/]+\.svg"), "prints"),  # a sheet is drawn (routes/printing.py)
+    ("GET", re.compile(r"/api/companion/tomb/?"), "previews"),  # a seed's dice, worked out
+    ("POST", re.compile(r"/api/companion/tomb/score/?"), "previews"),  # a sheet scored (a map built)
 )
 #: The requests whose route decides whether they count (:class:`Charge`): a daily
 #: challenge counts as a new game only when it creates one, not when it resumes today's.

@@ -1,6 +1,9 @@
 """The paper players' companion (docs/web.md): its page, a seed's dice, a score check.
 
-Thin: the dice and the check are mummy/web/companion.py's, over the engine's rules.
+Thin: the dice and the check are mummy/web/companion.py's, over the engine's rules. Plain
+functions, run in worker threads: a check on a generated map builds the map first (tens of
+milliseconds), which the event loop must not wait for (issue 32); both are rate-limited
+like previews (``limits.LIMITED``).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ async def companion_page(request: Request) -> Response:
 
 
 @router.get("/api/companion/tomb")
-async def companion_tomb(seed: Annotated[str, Query(max_length=19)],
+def companion_tomb(seed: Annotated[str, Query(max_length=19)],
                          players: Annotated[int, Query(ge=1, le=MAX_PLAYERS)] = 1) -> dict[str, Any]:
     """Every round's dice and each player's bought dice for ``seed`` (T4.1, T4.6), in
     one answer: the page then needs no connection."""
@@ -37,7 +40,7 @@ async def companion_tomb(seed: Annotated[str, Query(max_length=19)],
 
 
 @router.post("/api/companion/tomb/score")
-async def companion_score(body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+def companion_score(body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
     """A paper sheet's counts scored by the engine (T7): lines, total, achievements, and
     the counts no sheet of the map could show."""
     try:

@@ -2,28 +2,36 @@
 
 The sheets are render/print_*.py's, the same drawings ``mummy print`` writes as PDF; the
 browser prints them itself (its print stylesheet sets the paper), so the server needs no
-PDF library. Thin: the drawing is the render layer's.
+PDF library. Thin: the drawing is the render layer's, done off the event loop in a bounded
+pool with a cache (``sheets``); the request is checked before anything is drawn.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from mummy.render.print_tomb import tomb_sheet
-from mummy.render.print_treasure import treasure_pages
+from mummy.render.print_treasure import treasure_page, treasure_page_count
 from mummy.render.svg import PAPERS
+from mummy.server.assets import etag_matches
+from mummy.server.deps import ServiceDep
 from mummy.server.errors import ServiceError
 from mummy.server.routes.pages import html_page
-from mummy.tomb.content import is_map, map_ids, map_spec, tile_table
+from mummy.server.sheets import Busy, Sheets
+from mummy.tomb.content import CUSTOM_PREFIX, is_map, map_ids, map_spec, tile_table
 from mummy.treasure.content import piles, sites
 
 router = APIRouter()
 SVG = "image/svg+xml; charset=utf-8"
-#: A sheet is the same for the same address: let the browser keep it a day.
-CACHE = {"cache-control": "public, max-age=86400"}
+#: A sheet is the same for the same address: let the browser keep it a day, and ask with
+#: its ETag after that.
+CACHE = "public, max-age=86400"
+#: Seconds a refused request (every drawing slot taken) is told to wait.
+BUSY_RETRY = 2
 
 
 def _paper(paper: str) -> str:
@@ -38,22 +46,47 @@ async def print_page(request: Request) -> Response:
     return await html_page(request, "print.html")
 
 
+async def _sheet(request: Request, key: tuple[object, ...], draw: Callable[[], str],
+                 headers: dict[str, str] | None = None) -> Response:
+    """A sheet (``sheets.Sheets``): ``304`` when the browser holds it, else drawn off the
+    event loop (or taken from the cache), ``503`` when every drawing slot is taken."""
+    sheets: Sheets = request.app.state.sheets
+    etag = sheets.etag(key)
+    headers = {**(headers or {}), "etag": etag, "cache-control": CACHE}
+    if etag_matches(etag, request.headers):
+        return Response(status_code=304, headers=headers)
+    try:
+        body = await sheets.get(key, draw)
+    except Busy:
+        raise ServiceError(503, "busy", "the server is drawing as many sheets as it can; try again in a moment",
+                           retry_after=BUSY_RETRY) from None
+    return Response(body, media_type=SVG, headers=headers)
+
+
 @router.get("/api/print/tomb.svg", responses={200: {"content": {SVG: {}}}})
-async def tomb_svg(map: Annotated[str, Query(max_length=64)] = "map1",
+async def tomb_svg(request: Request, svc: ServiceDep,
+                   map: Annotated[str, Query(max_length=64)] = "map1",
                    paper: Annotated[str, Query(max_length=8)] = "a4",
                    seed: Annotated[int | None, Query(ge=0, lt=2**63)] = None) -> Response:
-    """The Tomb's player sheet for ``map`` (packaged or generated), with the seed line."""
-    if not is_map(map):
+    """The Tomb's player sheet for ``map`` (packaged, generated, or a custom map stored on
+    this server), with the seed line."""
+    paper = _paper(paper)
+    known = is_map(map) or (map.startswith(CUSTOM_PREFIX) and
+                            await request.app.state.play.workers.run(svc.map_text, map) is not None)
+    if not known:
         raise ServiceError(422, "bad_request", f"map: unknown map {map!r}; maps: {', '.join(map_ids())} (T10)")
-    return Response(tomb_sheet(map_spec(map), tile_table(), _paper(paper), seed), media_type=SVG, headers=CACHE)
+    return await _sheet(request, ("tomb", map, paper, seed),
+                        lambda: tomb_sheet(map_spec(map), tile_table(), paper, seed))
 
 
 @router.get("/api/print/treasure.svg", responses={200: {"content": {SVG: {}}}})
-async def treasure_svg(page: Annotated[int, Query(ge=1, le=20)] = 1,
+async def treasure_svg(request: Request, page: Annotated[int, Query(ge=1, le=20)] = 1,
                        paper: Annotated[str, Query(max_length=8)] = "a4") -> Response:
     """Page ``page`` of Mummy's Treasure's printout (the sites, then the tiles to cut out);
     the answer's ``x-pages`` says how many there are."""
-    pages = treasure_pages(sites(), piles(), _paper(paper))
-    if page > len(pages):
-        raise ServiceError(404, "not_found", f"page: the printout has {len(pages)} pages")
-    return Response(pages[page - 1], media_type=SVG, headers={**CACHE, "x-pages": str(len(pages))})
+    paper = _paper(paper)
+    pages = treasure_page_count(sites(), piles(), paper)  # laid out, not drawn
+    if page > pages:
+        raise ServiceError(404, "not_found", f"page: the printout has {pages} pages")
+    return await _sheet(request, ("treasure", page, paper),
+                        lambda: treasure_page(sites(), piles(), paper, page), {"x-pages": str(pages)})
