@@ -27,12 +27,15 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any, Final
+from urllib.parse import parse_qsl
 
 import h11
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from mummy.server.text import control_fault
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -300,6 +303,13 @@ class Guard:
             else:
                 await send({"type": "websocket.close", "code": 1008, "reason": "headers too large"})
             return
+        fault = address_fault(scope)
+        if fault is not None:  # (a NUL in a game's id or a board's map failed PostgreSQL: 503)
+            if scope["type"] == "http":
+                await _answer(send, 422, "bad_request", fault)
+            else:
+                await send({"type": "websocket.close", "code": 1008, "reason": fault[:120]})
+            return
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
@@ -370,6 +380,21 @@ class Guard:
             return await receive()  # the disconnect, when it comes
 
         return replay
+
+
+def address_fault(scope: Scope) -> str | None:
+    """A control character in the request's path or a query parameter, named (None: no
+    such fault). Refused before any route sees it, the same on every database: a NUL
+    reached PostgreSQL in a game's id and it answered an error (issue 32)."""
+    if control_fault(scope.get("path", "")) is not None:
+        return f"the address: {control_fault(scope['path'])}"
+    query = scope.get("query_string", b"")
+    if query:
+        for key, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+            fault = control_fault(key) or control_fault(value)
+            if fault is not None:
+                return f"{key[:40]!r}: {fault}"
+    return None
 
 
 class GuardedH11Protocol(H11Protocol):

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from mummy.games import KINDS
+from mummy.server.text import control_fault
 
 
 def _whole_unicode(text: str) -> str:
@@ -23,8 +24,26 @@ def _whole_unicode(text: str) -> str:
     return text
 
 
-#: A string field of a request body: whole Unicode text.
-Text = Annotated[str, AfterValidator(_whole_unicode)]
+def _one_line(text: str) -> str:
+    """No control characters (``text.control_fault``): a NUL failed PostgreSQL."""
+    fault = control_fault(_whole_unicode(text))
+    if fault is not None:
+        raise ValueError(fault)
+    return text
+
+
+def _file_text(text: str) -> str:
+    """A file's text: line ends and tabs, but no other control character."""
+    fault = control_fault(_whole_unicode(text), multiline=True)
+    if fault is not None:
+        raise ValueError(fault)
+    return text
+
+
+#: A string field of a request body: whole Unicode text on one line, no control characters.
+Text = Annotated[str, AfterValidator(_one_line)]
+#: A file's text in a request body (a map): line ends and tabs allowed.
+FileText = Annotated[str, AfterValidator(_file_text)]
 #: Bodies are read strictly (see the module's docstring).
 STRICT = ConfigDict(strict=True)
 #: The games a route takes by name (the registry's, ``mummy.games.KINDS``).
@@ -49,7 +68,7 @@ class CreateGame(BaseModel):
     game: GameName
     seats: list[SeatIn] = Field(min_length=1, max_length=8)
     map: Text = Field(default="map1", max_length=40, description="Tomb map: map1, a generated or a custom map's id")
-    map_text: Text | None = Field(default=None, max_length=20_000,
+    map_text: FileText | None = Field(default=None, max_length=20_000,
                                   description="Tomb: a custom map's file (docs/tomb-formats.md); its id is the map")
     mode: Text = Field(default="standard", max_length=16, description="Tomb mode (T8.2)")
     sites: list[Annotated[Text, Field(max_length=16)]] | None = Field(default=None, max_length=4,

@@ -80,6 +80,7 @@ from mummy.server.leases import TERM, Leases, Sole, process_name
 from mummy.server.live import LiveGame, Staged, hash_token
 from mummy.server.repository import QuotaSpent, Repository
 from mummy.server.seating import held, new_rows, rematch_token
+from mummy.server.text import control_fault, shown_name
 from mummy.server.writer import Write, Writer
 from mummy.tomb.content import CUSTOM_PREFIX, canonical_map_text, custom_map_text, fault_square, register_map_text
 
@@ -285,7 +286,7 @@ class GameService:
                                "all-bot games are for mummy sim")
         names, bots = [], []
         for i, seat in enumerate(seats):
-            name = str(seat.get("name") or f"player {i + 1}")[:MAX_NAME]
+            name = shown_name(str(seat.get("name") or ""))[:MAX_NAME] or f"player {i + 1}"
             bot = seat.get("bot")
             if bot is not None and bot not in bot_names(kind):
                 raise ServiceError(422, "bad_request", f"unknown bot {bot!r}; bots: {', '.join(bot_names(kind))}")
@@ -312,7 +313,7 @@ class GameService:
                     "seats": [{"seat": seat.seat, "name": seat.name, "bot": None, "token": hashes[seat.token_hash]}]}
         if charge is not None:
             charge()
-        entrant = self._boards.entrant(kind, day, str(name or "player 1")[:MAX_NAME], address)
+        entrant = self._boards.entrant(kind, day, shown_name(str(name or ""))[:MAX_NAME] or "player 1", address)
         return self.create(kind, [{"name": name}], known_kind(kind).daily, seed=self.daily_seed(kind, day),
                            daily=day, entrant=entrant)
 
@@ -470,6 +471,10 @@ class GameService:
     def _check_request(client_id: object, text: object) -> None:
         if not isinstance(client_id, str) or not 1 <= len(client_id) <= 64:
             raise ServiceError(422, "bad_request", "client_id is a string of 1 to 64 characters")
+        for field, value in (("client_id", client_id), ("action", text)):
+            fault = control_fault(value) if isinstance(value, str) else None
+            if fault is not None:  # (a NUL failed PostgreSQL, issue 32): the same refusal on both
+                raise ServiceError(422, "bad_request", f"{field}: {fault}")
         if client_id.startswith(BOT_ID):
             raise ServiceError(422, "bad_request", f"client ids starting with {BOT_ID!r} are the bots'")
         if not isinstance(text, str) or not 1 <= len(text) <= 64:

@@ -22,7 +22,7 @@ from mummy.core.errors import ContentError
 from mummy.server.deps import OwnerDep, ServiceDep
 from mummy.server.errors import ServiceError
 from mummy.server.routes.pages import html_page
-from mummy.server.schemas import STRICT, Text
+from mummy.server.schemas import STRICT, FileText
 from mummy.tomb.content import (
     MAX_MAP_TEXT,
     custom_map_id,
@@ -38,7 +38,7 @@ router = APIRouter()
 
 class MapTextIn(BaseModel):
     model_config = STRICT
-    text: Text = Field(max_length=MAX_MAP_TEXT, description="a map file (docs/tomb-formats.md, Maps)")
+    text: FileText = Field(max_length=MAX_MAP_TEXT, description="a map file (docs/tomb-formats.md, Maps)")
 
 
 def _fault(text: str, exc: ContentError) -> dict[str, Any]:
