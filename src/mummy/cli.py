@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -132,6 +133,21 @@ def _serve_parser(sub: Any) -> None:
     serve.add_argument("--previews-per-address", metavar="RATE",
                        help="previews of an action one address may ask for, like 40/second")
     serve.add_argument("--previews-overall", metavar="RATE", help="previews the whole server answers")
+    serve.add_argument("--prints-per-address", metavar="RATE",
+                       help="printable sheets one address may ask for, like 30/minute")
+    serve.add_argument("--prints-overall", metavar="RATE", help="printable sheets the whole server draws")
+    serve.add_argument("--maps-per-address", type=int, metavar="N",
+                       help="new custom maps one address may store a day (default 50)")
+    serve.add_argument("--connections-per-address", type=int, metavar="N",
+                       help="open connections one address may hold to a process (default 64; the machine's "
+                            "own addresses, a proxy's, are not counted)")
+    serve.add_argument("--ipv6-prefix", type=int, metavar="BITS",
+                       help="IPv6 addresses sharing this prefix are one client for every per-address limit "
+                            "(default 64)")
+    serve.add_argument("--forwarded-allow-ips", metavar="ADDRESSES",
+                       help="the reverse proxies whose X-Forwarded-For names the client, comma separated, or "
+                            "'*' (default: $FORWARDED_ALLOW_IPS, else this machine: 127.0.0.1,::1; "
+                            "docs/deploy.md §3)")
     serve.add_argument("--workers", type=int, default=1, metavar="N",
                        help="server processes sharing the port (PostgreSQL only; docs/deploy.md)")
     serve.add_argument("--log-format", choices=("text", "json"), default=None,
@@ -365,8 +381,14 @@ def _serve(args: argparse.Namespace) -> int:
     if args.host in ("0.0.0.0", "::") and not args.allowed_host:
         hosts = ["*"]  # every address of the machine: its names are not known here
     rates = {f"{kind}_{scope}": getattr(args, f"{kind}_{scope}")
-             for kind in ("games", "actions", "previews") for scope in ("per_address", "overall")}
-    limits = Limits(**{k: v for k, v in rates.items() if v}, allowed_hosts=() if "*" in hosts else tuple(hosts))
+             for kind in ("games", "actions", "previews", "prints") for scope in ("per_address", "overall")}
+    others = {"maps_per_address_per_day": args.maps_per_address, "ipv6_prefix": args.ipv6_prefix,
+              "connections_per_address": args.connections_per_address,
+              "forwarded_allow_ips": args.forwarded_allow_ips or os.environ.get("FORWARDED_ALLOW_IPS")}
+    if args.ipv6_prefix is not None and not 1 <= args.ipv6_prefix <= 128:
+        return say("--ipv6-prefix is 1 to 128 bits", error=True)
+    limits = Limits(**{k: v for k, v in {**rates, **others}.items() if v is not None and v != ""},
+                    allowed_hosts=() if "*" in hosts else tuple(hosts))
     try:
         app = create_app(args.db, limits=limits)  # migrates, once for every worker
     except ValueError as exc:  # a rate that is not one

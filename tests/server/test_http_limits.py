@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import socket
 import sqlite3
+import threading
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import DatabaseError, OperationalError
+from websockets.sync.client import connect
 
 from mummy.server.app import MAX_MESSAGE, create_app
 from mummy.server.limits import Limits, Shunned, address_group, uvicorn_options
 from mummy.server.service import GameService
+from mummy.server.supervisor import raise_open_files
 from tests.server.conftest import TEST_LIMITS, listening, running
 
 GAME = {"game": "tomb", "seats": [{"name": "me"}]}
@@ -293,3 +297,68 @@ def test_an_ipv6_host_that_ignores_retry_after_is_shunned_with_its_whole_64() ->
     for host in range(3):
         shunned.refused(f"2001:db8::{host + 1}", 60)
     assert shunned.shunned("2001:db8::ffff") and not shunned.shunned("2001:db8:0:1::1")
+
+
+# -- connections per address (issue 32) -------------------------------------------------------------
+
+def _connect_from(address: tuple[str, int], source: str) -> socket.socket:
+    sock = socket.socket()
+    sock.bind((source, 0))
+    sock.connect(address)
+    return sock
+
+
+def test_an_address_holds_a_bounded_number_of_connections(service: GameService) -> None:
+    """1,500 idle connections took every file descriptor and failed the health probes:
+    each address (here 127.0.0.7; the machine's own 127.0.0.1 is a proxy's, not counted)
+    holds at most ``connections_per_address``, websockets included, and gets each back as
+    it closes."""
+    limits = replace(TEST_LIMITS, connections_per_address=2)
+    options = uvicorn_options(limits, MAX_MESSAGE)
+    released = threading.Semaphore(0)
+
+    class Counted(options["http"]):  # type: ignore[misc, valid-type]
+        def _release(self) -> None:
+            counted = self._counted is not None
+            super()._release()
+            if counted:
+                released.release()
+
+    options["http"] = Counted
+    with running(create_app(service=service, limits=limits), listening(), **options) as served:
+        host, port = served.split(":")
+        address = (host, int(port))
+        first, second = _connect_from(address, "127.0.0.7"), _connect_from(address, "127.0.0.7")
+        third = _connect_from(address, "127.0.0.7")
+        assert _closed_within(third, 5)  # over its share: closed at once
+        third.close()
+        with _connect_from(address, "127.0.0.8") as other:  # another address is served
+            other.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            other.settimeout(5)
+            assert other.recv(65536).startswith(b"HTTP/1.1 200")
+        assert released.acquire(timeout=30)  # (127.0.0.8's)
+        first.close()
+        assert released.acquire(timeout=30)
+        with _connect_from(address, "127.0.0.7") as again:  # room again
+            again.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            again.settimeout(5)
+            assert again.recv(65536).startswith(b"HTTP/1.1 200")
+        assert released.acquire(timeout=30)
+        with connect(f"ws://{served}/ws/echo", sock=_connect_from(address, "127.0.0.7")):  # a websocket counts
+            assert _closed_within(_connect_from(address, "127.0.0.7"), 5)  # second + the websocket: full
+        assert released.acquire(timeout=30)  # released by the websocket's own end
+        second.close()
+        assert released.acquire(timeout=30)
+        assert Counted.open_connections == {}
+
+
+def test_the_server_raises_its_limit_of_open_files() -> None:
+    resource = pytest.importorskip("resource", reason="a limit of open files is a POSIX thing")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))  # the common default
+        before, after = raise_open_files(4096) or (0, 0)
+        assert before == min(1024, hard) and after == min(4096, hard)
+        assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == after
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -24,6 +24,7 @@ import json
 import math
 import re
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -97,6 +98,18 @@ class Limits:
     #: phone's network, a cloud machine) is given a whole /64, so every per-address limit
     #: counts the /64, not the address (:func:`address_group`).
     ipv6_prefix: int = 64
+    #: Open TCP connections from one address (its IPv6 /64) to one process: a browser
+    #: holds a few (its websocket, a page's requests); 1,500 idle connections from a few
+    #: clients took every file descriptor and failed the health probes (issue 32). The
+    #: machine's own addresses are not counted (a reverse proxy: docs/deploy.md §6).
+    connections_per_address: int = 64
+    #: Seconds an idle kept-alive connection stays open between two requests.
+    keep_alive_timeout: float = 5.0
+    #: The proxies whose ``X-Forwarded-For`` names the client (uvicorn's
+    #: ``forwarded_allow_ips``: addresses or networks, comma separated, ``*`` for any).
+    #: The forwarded address decides who is who for every per-address limit, so only a
+    #: proxy of yours may set it: by default one on this machine.
+    forwarded_allow_ips: str = "127.0.0.1,::1"
     #: New custom maps one address may store a day (``POST /api/maps``, or a game's
     #: ``map_text`` the server has not seen): a designer saves a few dozen at most.
     maps_per_address_per_day: int = 50
@@ -410,18 +423,40 @@ class GuardedH11Protocol(H11Protocol):
     head_timeout: float = Limits.request_head_timeout
     #: The app's shunned addresses (``app.state.shunned``): closed as they connect.
     shunned: Shunned | None = None
+    #: Open connections per address group, shared by the protocol's connections (one
+    #: counter per server: :func:`uvicorn_options`), and the most each may hold.
+    open_connections: Counter[str] | None = None
+    per_address: int = Limits.connections_per_address
+    ipv6_prefix: int = Limits.ipv6_prefix
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
+        self._counted: str | None = None  # the address group this connection counts against
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         peer = transport.get_extra_info("peername")
-        if self.shunned is not None and isinstance(peer, tuple) and self.shunned.shunned(peer[0]):
+        address = peer[0] if isinstance(peer, tuple) else None
+        if self.shunned is not None and self.shunned.shunned(address):
             transport.abort()  # before a byte is read: it was told when to come back
             return
+        if self.open_connections is not None and address and address not in NEVER_SHUNNED:
+            group = address_group(address, self.ipv6_prefix)
+            if self.open_connections[group] >= self.per_address:
+                transport.abort()  # its address holds its share of the process's descriptors
+                return
+            self.open_connections[group] += 1
+            self._counted = group
         self._arm()
+
+    def _release(self) -> None:
+        """The connection's end: its address's count goes down (once)."""
+        group, self._counted = self._counted, None
+        if group is not None and self.open_connections is not None:
+            self.open_connections[group] -= 1
+            if self.open_connections[group] <= 0:
+                del self.open_connections[group]
 
     def data_received(self, data: bytes) -> None:
         if self.cycle is None or self.cycle.response_complete:
@@ -433,9 +468,20 @@ class GuardedH11Protocol(H11Protocol):
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._disarm()
         super().handle_websocket_upgrade(event)
+        # The transport now belongs to the websocket's protocol, whose end is this
+        # connection's: it releases the address's count when it is lost.
+        protocol = self.transport.get_protocol()
+        lost = protocol.connection_lost
+
+        def released(exc: Exception | None) -> None:
+            self._release()
+            lost(exc)
+
+        protocol.connection_lost = released  # type: ignore[method-assign]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._release()
         super().connection_lost(exc)
 
     def _arm(self) -> None:
@@ -456,8 +502,14 @@ class GuardedH11Protocol(H11Protocol):
 def uvicorn_options(limits: Limits, max_message: int, shunned: Shunned | None = None) -> dict[str, Any]:
     """The settings ``mummy serve`` gives uvicorn so that the limits hold at the socket:
     the guarded HTTP protocol (h11, which bounds a request head; the default parser does
-    not) closing the app's ``shunned`` addresses as they connect, and websocket frames no
-    larger than the largest message the game accepts."""
+    not) closing the app's ``shunned`` addresses as they connect and an address's
+    connections beyond its share, idle kept-alive connections closed, forwarded
+    addresses believed from the trusted proxies only, and websocket frames no larger than
+    the largest message the game accepts."""
     protocol = type("GuardedHead", (GuardedH11Protocol,),
-                    {"head_timeout": limits.request_head_timeout, "shunned": shunned})
-    return {"http": protocol, "h11_max_incomplete_event_size": PARSER_HEAD_BYTES, "ws_max_size": max_message}
+                    {"head_timeout": limits.request_head_timeout, "shunned": shunned,
+                     "open_connections": Counter(), "per_address": limits.connections_per_address,
+                     "ipv6_prefix": limits.ipv6_prefix})
+    return {"http": protocol, "h11_max_incomplete_event_size": PARSER_HEAD_BYTES, "ws_max_size": max_message,
+            "timeout_keep_alive": limits.keep_alive_timeout, "proxy_headers": True,
+            "forwarded_allow_ips": limits.forwarded_allow_ips}

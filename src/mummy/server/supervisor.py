@@ -38,6 +38,30 @@ STOP_WAIT: Final = 30.0
 SHORT_LIFE: Final = 5.0
 
 
+#: File descriptors a server process asks for at start (each connection holds one).
+OPEN_FILES_WANTED: Final = 65_536
+
+
+def raise_open_files(wanted: int = OPEN_FILES_WANTED) -> tuple[int, int] | None:
+    """Raise this process's limit of open files towards ``wanted``, as far as the system's
+    hard limit allows (no privilege needed): the common default of 1,024 let 1,500 idle
+    connections take every descriptor (issue 32). The limit (before, after), or None
+    where there is no such limit (Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            return soft, soft
+        return soft, target
+    return soft, soft
+
+
 def serve(app: Any, limits: Limits, *, host: str = "127.0.0.1", port: int = 8000,
           sock: socket.socket | None = None) -> None:
     """Run ``app`` on uvicorn with the settings of ``mummy serve``, on ``host:port`` or on
@@ -50,6 +74,10 @@ def serve(app: Any, limits: Limits, *, host: str = "127.0.0.1", port: int = 8000
 
     if logs.configured() is None:
         logs.configure()
+    files = raise_open_files()
+    if files is not None and files[1] < 4096:
+        log.warning("this process may open only %d files (each connection takes one); raise the limit "
+                    "(ulimit -n, LimitNOFILE=) for more players: docs/deploy.md §6", files[1])
     # No permessage-deflate: a state is a few KiB, and compressing every update on the
     # event loop cost more time than anything else the server does per move.
     options = {"log_level": "warning", "log_config": None, "ws_per_message_deflate": False,
