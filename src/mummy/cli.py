@@ -136,6 +136,9 @@ def _serve_parser(sub: Any) -> None:
     serve.add_argument("--prints-per-address", metavar="RATE",
                        help="printable sheets one address may ask for, like 30/minute")
     serve.add_argument("--prints-overall", metavar="RATE", help="printable sheets the whole server draws")
+    serve.add_argument("--sockets-per-address", metavar="RATE",
+                       help="websocket connections one address may open, like 60/minute")
+    serve.add_argument("--sockets-overall", metavar="RATE", help="websocket connections the whole server takes")
     serve.add_argument("--maps-per-address", type=int, metavar="N",
                        help="new custom maps one address may store a day (default 50)")
     serve.add_argument("--connections-per-address", type=int, metavar="N",
@@ -381,7 +384,7 @@ def _serve(args: argparse.Namespace) -> int:
     if args.host in ("0.0.0.0", "::") and not args.allowed_host:
         hosts = ["*"]  # every address of the machine: its names are not known here
     rates = {f"{kind}_{scope}": getattr(args, f"{kind}_{scope}")
-             for kind in ("games", "actions", "previews", "prints") for scope in ("per_address", "overall")}
+             for kind in ("games", "actions", "previews", "prints", "sockets") for scope in ("per_address", "overall")}
     others = {"maps_per_address_per_day": args.maps_per_address, "ipv6_prefix": args.ipv6_prefix,
               "connections_per_address": args.connections_per_address,
               "forwarded_allow_ips": args.forwarded_allow_ips or os.environ.get("FORWARDED_ALLOW_IPS")}

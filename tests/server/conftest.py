@@ -213,7 +213,8 @@ def service(db_url: str, request: pytest.FixtureRequest) -> Iterator[GameService
 #: The tests play faster than any person: the rate limits are the server's, but wider
 #: (tests/server/test_http_limits.py checks the limits themselves).
 TEST_LIMITS = Limits(games_per_address="100000/minute", games_overall="100000/minute",
-                     actions_per_address="100000/second", actions_overall="100000/second")
+                     actions_per_address="100000/second", actions_overall="100000/second",
+                     sockets_per_address="100000/minute", sockets_overall="100000/minute")
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ import time_machine
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from mummy.server.logs import JsonLines, TextLines, utc_time
+from mummy.server.logs import JsonLines, Sampled, TextLines, utc_time
 from mummy.server.process import call, free_port
 from tests.server.players import WAIT, post
 
@@ -235,3 +235,22 @@ def test_workers_and_their_supervisor_write_json_lines(pg: str, tmp_path: Path) 
     assert died["process"] == proc.pid and died["level"] == "WARNING" and died["exit_code"] == -signal.SIGKILL
     (close,) = (line for line in lines if line["logger"] == "mummy.server.ws")
     assert close["process"] in workers and close["client"] == "127.0.0.1"
+
+
+def test_repeated_lines_are_sampled_and_say_how_many_were_left_out() -> None:
+    """Issue 32: refused websockets wrote a line each, 65 KiB/s from one client."""
+    now = [0.0]
+    sampled = Sampled(burst=3, window=10.0, clock=lambda: now[0])
+
+    def record(n: int, level: int = logging.INFO, msg: str = "websocket from %s closed: %d %s") -> logging.LogRecord:
+        return logging.LogRecord("mummy.server.ws", level, __file__, 1, msg, (f"10.0.0.{n}", 1013, "x"), None)
+
+    kept = [sampled.filter(record(n)) for n in range(10)]
+    assert kept == [True] * 3 + [False] * 7
+    assert sampled.filter(record(99, msg="another line %s %s %s"))  # another kind has its own count
+    assert sampled.filter(record(11, logging.WARNING))  # warnings always pass
+    now[0] = 10.0
+    summary = record(12)
+    assert sampled.filter(summary)
+    assert summary.getMessage() == "websocket from 10.0.0.12 closed: 1013 x (7 more like this in the last 10 s)"
+    assert sampled.filter(record(13))

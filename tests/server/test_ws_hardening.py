@@ -455,3 +455,25 @@ def test_hostile_json_is_closed_with_1007_and_one_log_line(client: TestClient, c
         assert other.receive_json()["version"] == 1
     ours = [r for r in caplog.records if r.name.startswith("mummy")]
     assert len(ours) <= 1 and not any(r.exc_info for r in caplog.records), [r.getMessage() for r in ours]
+
+
+def test_websocket_handshakes_are_rate_limited_per_address_and_refusals_write_no_line(
+        service: GameService, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 32: a client opening refused websockets in a loop wrote a log line each."""
+    from mummy.server.limits import Limits
+
+    app = create_app(service=service, limits=Limits(sockets_per_address="3/minute"))
+    with TestClient(app, client=("10.0.0.5", 1)) as c, caplog.at_level(logging.INFO, logger="mummy"):
+        for _ in range(3):
+            with c.websocket_connect("/ws/echo") as ws:
+                ws.send_text("x")
+                assert ws.receive_text() == "x"
+        lines = len(caplog.records)
+        for _ in range(5):
+            with pytest.raises(WebSocketDisconnect) as info, c.websocket_connect("/ws/echo"):
+                pass
+            assert info.value.code == 1013 and "too many websocket connections" in info.value.reason
+        assert len(caplog.records) == lines  # refused before the app: no line
+    with TestClient(app, client=("10.0.0.6", 1)) as other, other.websocket_connect("/ws/echo") as ws:
+        ws.send_text("y")
+        assert ws.receive_text() == "y"  # another address is served

@@ -85,6 +85,10 @@ class Limits:
     #: place and version): each costs about what a view does, a few legal-move listings.
     previews_per_address: str = "40/second"
     previews_overall: str = "2000/second"
+    #: Websocket handshakes: a page opens one, and reconnects with a growing pause; a
+    #: client that opens them in a loop was a log line each (issue 32).
+    sockets_per_address: str = "60/minute"
+    sockets_overall: str = "6000/minute"
     #: Printable sheets (``/api/print/*.svg``): a Tomb sheet is 15-20 ms of drawing, the
     #: Treasure printout four pages; a person prints a few sheets at a time.
     prints_per_address: str = "30/minute"
@@ -149,7 +153,8 @@ class RateLimited(Exception):
 #: on the same host connects from.
 NEVER_SHUNNED: Final = frozenset({"127.0.0.1", "::1"})
 #: What each kind of limit counts, in a refusal's words.
-_NAMES: Final = {"games": "new games", "actions": "actions", "previews": "previews", "prints": "sheets to print"}
+_NAMES: Final = {"games": "new games", "actions": "actions", "previews": "previews", "prints": "sheets to print",
+                  "sockets": "websocket connections"}
 
 
 class RateLimiter:
@@ -164,15 +169,18 @@ class RateLimiter:
             "actions": (parse(limits.actions_per_address), parse(limits.actions_overall)),
             "previews": (parse(limits.previews_per_address), parse(limits.previews_overall)),
             "prints": (parse(limits.prints_per_address), parse(limits.prints_overall)),
+            "sockets": (parse(limits.sockets_per_address), parse(limits.sockets_overall)),
         }
 
-    def hit(self, what: str, address: str | None) -> None:
+    def hit(self, what: str, address: str | None, per_address: bool = True) -> None:
         """Count one request of kind ``what`` from ``address``; raise :class:`RateLimited`
-        when either its address's or the server's allowance is spent. A refused request
-        is not counted against the other allowance."""
+        when either its address's or the server's allowance is spent (only the server's
+        when not ``per_address``). A refused request is not counted against the other
+        allowance."""
         own, overall = self._rules[what]
         group = address_group(address, self.ipv6_prefix)
-        for item, key, whose in ((own, group, "from your address"), (overall, "*", "on this server")):
+        rules = ((own, group, "from your address"),) if per_address else ()
+        for item, key, whose in (*rules, (overall, "*", "on this server")):
             if not self._window.hit(item, what, key):
                 reset = self._window.get_window_stats(item, what, key).reset_time
                 wait = max(1, math.ceil(reset - time.time()))
@@ -306,27 +314,25 @@ class Guard:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        headers: list[tuple[bytes, bytes]] = scope.get("headers", [])
-        size = sum(len(k) + len(v) + 4 for k, v in headers)
-        if len(headers) > self.limits.max_headers or size > self.limits.max_header_bytes:
+        refusal = self._malformed(scope)
+        if refusal is not None:
+            status, code, message = refusal
             if scope["type"] == "http":
-                await _answer(send, 431, "headers_too_large",
-                              f"a request has at most {self.limits.max_headers} headers "
-                              f"and {self.limits.max_header_bytes} bytes of them")
+                await _answer(send, status, code, message)
             else:
-                await send({"type": "websocket.close", "code": 1008, "reason": "headers too large"})
-            return
-        fault = address_fault(scope)
-        if fault is not None:  # (a NUL in a game's id or a board's map failed PostgreSQL: 503)
-            if scope["type"] == "http":
-                await _answer(send, 422, "bad_request", fault)
-            else:
-                await send({"type": "websocket.close", "code": 1008, "reason": fault[:120]})
-            return
-        if scope["type"] == "websocket":
-            await self.app(scope, receive, send)
+                await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
             return
         client = scope.get("client")
+        if scope["type"] == "websocket":
+            address = client[0] if client else None
+            try:  # (the machine's own addresses are a proxy's: counted overall only, as the hub does)
+                self.rates.hit("sockets", address, per_address=address not in NEVER_SHUNNED)
+            except RateLimited as exc:  # refused before the app: no work, no log line
+                self.shunned.refused(address, exc.retry_after)
+                await send({"type": "websocket.close", "code": 1013, "reason": exc.message[:120]})
+                return
+            await self.app(scope, receive, send)
+            return
         for method, path, kind in CHARGED_BY_ROUTE:
             if scope["method"] == method and path.fullmatch(scope["path"]):
                 scope[CHARGE] = Charge(self.rates, self.shunned, kind, client[0] if client else None)
@@ -353,6 +359,18 @@ class Guard:
             await send(message)
 
         await self.app(scope, bounded, secured)
+
+    def _malformed(self, scope: Scope) -> tuple[int, str, str] | None:
+        """Why a request is refused before anything else (status, code, message): too many
+        or too large headers (431), a control character in its address (422: a NUL in a
+        game's id or a board's map failed PostgreSQL, issue 32); None when it is not."""
+        headers: list[tuple[bytes, bytes]] = scope.get("headers", [])
+        size = sum(len(k) + len(v) + 4 for k, v in headers)
+        if len(headers) > self.limits.max_headers or size > self.limits.max_header_bytes:
+            return 431, "headers_too_large", (f"a request has at most {self.limits.max_headers} headers "
+                                              f"and {self.limits.max_header_bytes} bytes of them")
+        fault = address_fault(scope)
+        return None if fault is None else (422, "bad_request", fault)
 
     async def _bounded_body(self, scope: Scope, receive: Receive, send: Send) -> Receive | None:
         """The request's body read whole, as a ``receive`` for the app; ``None`` when it

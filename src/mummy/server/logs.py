@@ -157,6 +157,46 @@ def chosen(given: str | None = None) -> str:
     return fmt
 
 
+class Sampled(logging.Filter):
+    """At most ``burst`` lines of one kind (logger and message template, whatever their
+    arguments) per ``window`` seconds; the rest are counted, and the next line of that
+    kind after the window says how many were left out (``... (N more like this in the
+    last 10 s)``). Warnings and errors always pass.
+
+    Why: refused websockets wrote a line each, 65 KiB/s from one client, ~5.8 GB a day
+    (issue 32). A template repeated that often says nothing more with each line, and the
+    disk is everybody's."""
+
+    def __init__(self, burst: int = 20, window: float = 10.0, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.burst = burst
+        self.window = window
+        self._clock = clock
+        self._kinds: dict[tuple[str, str], list[float]] = {}  # kind -> [window's start, lines, left out]
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.WARNING:
+            return True
+        key = (record.name, str(record.msg))
+        now = self._clock()
+        with self._lock:
+            kind = self._kinds.get(key)
+            if kind is None or now - kind[0] >= self.window:
+                left_out = int(kind[2]) if kind is not None else 0
+                if len(self._kinds) > 1000:  # kinds are templates: few; bounded all the same
+                    self._kinds.clear()
+                self._kinds[key] = [now, 1, 0]
+                if left_out:
+                    record.msg = f"{record.msg} ({left_out} more like this in the last {self.window:g} s)"
+                return True
+            if kind[1] < self.burst:
+                kind[1] += 1
+                return True
+            kind[2] += 1
+            return False
+
+
 def configure(fmt: str | None = None) -> str:
     """Send every log line of this process to standard error in the format chosen
     (:func:`chosen`): our loggers from INFO, everyone else's (uvicorn's included: it is
@@ -168,6 +208,7 @@ def configure(fmt: str | None = None) -> str:
     fmt = chosen(fmt)
     handler = _Handler(sys.stderr)
     handler.setFormatter(JsonLines() if fmt == "json" else TextLines())
+    handler.addFilter(Sampled())
     handler.addFilter(_Request())
     root = logging.getLogger()
     for old in [h for h in root.handlers if isinstance(h, _Handler)]:
@@ -208,5 +249,5 @@ def _uncaught_in_thread(args: threading.ExceptHookArgs) -> None:
                                             exc_info=(args.exc_type, args.exc_value, args.exc_traceback))
 
 
-__all__ = ["ENV", "FORMATS", "JsonLines", "RequestFields", "TextLines", "chosen", "configure", "configured",
+__all__ = ["ENV", "FORMATS", "JsonLines", "RequestFields", "Sampled", "TextLines", "chosen", "configure", "configured",
            "fields_of", "utc_time"]

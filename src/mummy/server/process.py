@@ -73,7 +73,9 @@ def call(url: str, body: dict[str, Any] | None = None, token: str | None = None,
 #: For tests and benchmarks that play faster than any person from one address.
 UNLIMITED: Final = ("--games-per-address", "1000000/minute", "--actions-per-address", "1000000/second",
                     "--games-overall", "1000000/minute", "--actions-overall", "1000000/second",
-                    "--previews-per-address", "1000000/second", "--previews-overall", "1000000/second")
+                    "--previews-per-address", "1000000/second", "--previews-overall", "1000000/second",
+                    "--prints-per-address", "1000000/minute", "--prints-overall", "1000000/minute",
+                    "--sockets-per-address", "1000000/minute", "--sockets-overall", "1000000/minute")
 
 
 def start(db: str, port: int, wait: float = 15.0, args: Sequence[str] = ()) -> subprocess.Popen[bytes]:
