@@ -378,3 +378,61 @@ def test_against_compares_in_the_games_unit() -> None:
     assert against(treasure, sites, full, found)["result"] == 1
     stuck = {"squares": [30], "turns": [12], "reason": "stuck"}
     assert against(treasure, sites, stuck, found)["result"] is None
+
+
+def _finished_treasure(c: TestClient, seed: int) -> tuple[str, str]:
+    game_id, token = solo(c, "treasure", seed=seed, sites=["oasis"])
+    finish(c, game_id, token, "treasure", {"sites": ["oasis"], "first": 0, "movable": False}, seed)
+    return game_id, token
+
+
+def test_a_review_is_computed_once_and_stored(coached: TestClient, service: GameService) -> None:
+    """Issue 32: reviews lived in one process's memory, worked out again after a restart."""
+    game_id, _ = _finished_treasure(coached, SEED)
+    assert coached.post(f"/api/games/{game_id}/review").status_code == 202
+    review = waited(coached, f"/api/games/{game_id}/review")["review"]
+    with TestClient(create_app(service=GameService(service.engine), limits=TEST_LIMITS)) as fresh:
+        coach = fresh.app.state.coach  # type: ignore[attr-defined]
+        coach.reviews.submit = lambda *args, **kw: pytest.fail("a stored review was worked out again")
+        again = fresh.post(f"/api/games/{game_id}/review")
+        assert again.status_code == 200 and again.json()["review"] == review
+
+
+def test_a_players_review_goes_first_and_an_address_has_two_under_way(
+        coached: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 32: nine review requests for public finished games kept the reviewer busy
+    and an honest player's review answered 503 for minutes."""
+    games = [_finished_treasure(coached, SEED + n) for n in range(4)]
+    seeds = {coached.get(f"/api/games/{g}/record").json()["seed"]: n for n, (g, _) in enumerate(games)}
+    started, gate, ran = threading.Event(), threading.Event(), []
+
+    def review(record: Any, config: Any, player: int, effort: str, progress: Any) -> dict[str, Any]:
+        started.set()
+        gate.wait(60)
+        ran.append(seeds[record["seed"]])
+        return {"decisions": [], "game": seeds[record["seed"]]}
+
+    monkeypatch.setitem(JOBS, "review", review)
+    coach = coached.app.state.coach  # type: ignore[attr-defined]
+    coach.reviews = Lane("review", 0, 8, processes=False)
+    stranger, other = coaching.Asker("10.0.0.50"), coaching.Asker("10.0.0.51")
+    ask = coach.review
+    try:
+        assert ask(games[0][0], 0, True, stranger)[0] == 202
+        assert started.wait(60)  # the first runs (and holds the reviewer)
+        assert ask(games[1][0], 0, True, stranger)[0] == 202
+        with pytest.raises(coaching.ServiceError) as refused:
+            ask(games[2][0], 0, True, stranger)  # a third of its own under way
+        assert refused.value.status == 429 and refused.value.retry_after == 60
+        assert ask(games[2][0], 0, True, other)[1]["ahead"] == 2
+        players = ask(games[3][0], 0, True, coaching.Asker("10.0.0.52", games[3][1]))[1]
+        assert players["ahead"] == 1  # before the strangers' queued ones
+        promoted = ask(games[1][0], 0, True, coaching.Asker("10.0.0.53", games[1][1]))[1]  # its player asks too
+        assert promoted["ahead"] == 2
+        jobs = [coach.reviews.find((game_id, 0)) for game_id, _ in games]  # (while under way)
+    finally:
+        gate.set()
+    for job in jobs:
+        job.future.result(60)  # (settled after its callbacks: stored, and its address's count released)
+    assert ran == [0, 3, 1, 2] and not coach._in_flight
+    assert ask(games[2][0], 0, True, stranger) == (200, {"status": "done", "review": {"decisions": [], "game": 2}})

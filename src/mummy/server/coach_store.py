@@ -3,7 +3,8 @@ from the repository of play (``repository``), whose hot path it never touches.
 
 Par and the hints' mark are JSON in columns the games already have (``marks``): a
 finished game's ``result`` and its set-up, ``config``. So no migration, and "my games"
-(which reads the stored result) shows them as it is. A day's board by par reads the day's
+(which reads the stored result) shows them as it is. Reviews have a table of their own
+(migration 0011): computed once per game and seat. A day's board by par reads the day's
 entries with their games' results.
 
 Several processes may hold a copy of the game in memory (issue 16), and each copy's views
@@ -21,9 +22,10 @@ from datetime import datetime
 from typing import Any, Final
 
 from sqlalchemy import Engine, Row, TextClause, select, text, true, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from mummy.server.models import DailyEntryRow, GameRow, SeatRow
+from mummy.server.models import DailyEntryRow, GameRow, ReviewRow, SeatRow
 from mummy.server.writer import WriteLock
 
 #: A day's entry with its game: (id, place, score, turns, finished, result, name).
@@ -80,6 +82,19 @@ class CoachStore:
         with self.writes, Session(self.engine) as s, s.begin():
             s.execute(update(GameRow).where(GameRow.id == game_id, GameRow.ranked == true()).values(ranked=False),
                       execution_options={"synchronize_session": False})
+
+    def review(self, game_id: str, player: int) -> str | None:
+        """A seat's stored review (JSON text), or None."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(ReviewRow.body).where(ReviewRow.game_id == game_id,
+                                                             ReviewRow.player == player)).scalar()
+
+    def store_review(self, game_id: str, player: int, body: str, now: datetime) -> None:
+        """Store a seat's review; one already stored (another process's) stays."""
+        construct = postgresql.insert if self.shared else sqlite.insert
+        with self.writes, Session(self.engine) as s, s.begin():
+            s.execute(construct(ReviewRow).values(game_id=game_id, player=player, body=body, created=now)
+                      .on_conflict_do_nothing())
 
     def day(self, kind: str, day: str, limit: int) -> list[DayRow]:
         """A day's board entries (those that rank), best score first, with their games'

@@ -10,10 +10,14 @@ package's (``mummy.analysis``); here is when it runs, where it is kept and who m
   game's pages are sent the view again, which now carries ``par``. A full queue refuses
   politely: the results screen may ask again (``POST /api/games/{id}/par``).
 * **Reviews.** ``POST /api/games/{id}/review?player=N`` queues the review in its own lane
-  (one at a time), or answers the one remembered (``REVIEWS`` of them, least recently
-  used out) or under way, with its progress. Gated like replays: a finished game, and a
-  daily challenge only once its day is over. Each decision gets the replay's steps where
-  it starts and ends (``step``, ``step_end``), read from the log (undos included).
+  (one at a time), or answers the one stored (computed once per game and seat: migration
+  0011; the last ``REVIEWS`` also in memory) or under way, with its progress. Gated like
+  replays: a finished game, and a daily challenge only once its day is over. A request
+  with one of the game's seat tokens goes before everyone else's, and each address may
+  have ``REVIEWS_IN_FLIGHT`` reviews of its own under way (issue 32: nine requests for
+  public games held the reviewer for an honest player's minutes). Each decision gets the
+  replay's steps where it starts and ends (``step``, ``step_end``), read from the log
+  (undos included).
 * **Hints.** A solo game's player asks for the strongest bot's choice now (the Tomb's plan
   to the end of the round, Treasure's best by the exact values). Refused in a daily
   challenge (``403 daily``), a game of several seats (``403 not_solo``), and a game that
@@ -30,12 +34,13 @@ import logging
 import os
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar, cast
 
 from mummy.games import GameKind
+from mummy.server import clock
 from mummy.server.coach_jobs import EFFORTS
 from mummy.server.coach_store import CoachStore
 from mummy.server.errors import ServiceError, known_kind
@@ -141,6 +146,27 @@ class ParWanted:
     daily: str | None = None  # the day of a daily challenge's game
 
 
+#: Reviews one address may have under way at once (queued or running).
+REVIEWS_IN_FLIGHT: Final = 2
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who asks for a review: their address group (``limits.address_group``) and the seat
+    token they sent, if any (a player of the game goes first)."""
+
+    group: str
+    token: str | None = None
+
+
+def _holds_a_seat(live: Any, token: str | None) -> bool:
+    try:
+        live.seat_of(token)
+    except ServiceError:
+        return False
+    return True
+
+
 class Coach:
     """Par, reviews and hints for one app (see the module); ``effort`` and ``nice`` default
     to the environment's (``MUMMY_ANALYSIS``, ``MUMMY_ANALYSIS_NICE``)."""
@@ -171,6 +197,9 @@ class Coach:
         #: newest is out of date); a few entries a day.
         self._board_epochs: dict[tuple[str, str], int] = {}
         self._board_guard = threading.Lock()
+        #: Reviews under way per address group, and its lock.
+        self._in_flight: Counter[str] = Counter()
+        self._guard = threading.Lock()
 
     @staticmethod
     def _nice(lane: str, given: int | str | None) -> int:
@@ -327,9 +356,13 @@ class Coach:
         return {"status": "busy", "message": refused} if refused else {"status": "none"}
 
     # -- reviews ----------------------------------------------------------------------------
-    def review(self, game_id: str, player: int, start: bool) -> tuple[int, dict[str, Any]]:
+    def review(self, game_id: str, player: int, start: bool,
+               asker: Asker | None = None) -> tuple[int, dict[str, Any]]:
         """The review of a seat of a finished game (see the module): (200, done), (202, under
-        way), or (200, ``none``: not asked, without ``start``)."""
+        way), or (200, ``none``: not asked, without ``start``). Computed once per game and
+        seat (stored, read before any work); a review asked for by one of the game's
+        players goes before the others'; each address may have ``REVIEWS_IN_FLIGHT`` of
+        its own under way (``429`` beyond)."""
         key = (game_id, player)
         known = self._reviewed.get(key)
         with self.service.copies.current(game_id) as live:
@@ -339,24 +372,60 @@ class Coach:
             if not 0 <= player < len(live.seats):
                 raise ServiceError(422, "bad_request", f"there is no player {player}: the game has players 0 to "
                                    f"{len(live.seats) - 1}")
+            players_own = asker is not None and _holds_a_seat(live, asker.token)
             if known is None:
                 record, config, version = live.kind.record(live.game), dict(live.config), live.version
+        if known is None:
+            stored = self.store.review(game_id, player)
+            if stored is not None:
+                known = (True, json.loads(stored))
+                self._reviewed.put(key, known)
         if known is not None:
             ok, value = known
             if not ok:
                 raise ServiceError(422, "cannot_review", str(value))
             return 200, {"status": "done", "review": value}
         job = self.reviews.find(key)
-        if job is None and start:
-            steps = history_steps(self.service.repo.entries(game_id, 0, version))
-            job = self.reviews.submit(key, "review", (record, config, player, self.effort),
-                                      functools.partial(self._review_done, key, steps))
-            if job is None:
-                raise ServiceError(503, "busy", f"the reviewer is busy ({self.reviews.waiting} reviews wait); "
-                                   "try again in a minute")
+        if start and (job is None or players_own):
+            job = self._queue_review(key, record, config, version, asker, players_own, joined=job is not None)
         if job is None:
             return 200, {"status": "none"}
         return 202, {**job.status(), "ahead": self.reviews.ahead(job)}
+
+    def _queue_review(self, key: tuple[str, int], record: Any, config: dict[str, Any], version: int,
+                      asker: Asker | None, players_own: bool, joined: bool) -> Job:
+        """Queue the review (or, for a player of the game, move the one queued up), counted
+        against the asker's address while it is under way."""
+        group = asker.group if asker is not None else "unknown"
+        if not joined:
+            with self._guard:
+                if self._in_flight[group] >= REVIEWS_IN_FLIGHT:
+                    raise ServiceError(429, "too_many_requests",
+                                       f"{self._in_flight[group]} reviews asked for from your address are under "
+                                       "way; ask again when one is done", retry_after=60)
+                self._in_flight[group] += 1
+        steps = history_steps(self.service.repo.entries(key[0], 0, version))
+
+        def after(done: Job) -> None:
+            try:
+                self._review_done(key, steps, done)
+            finally:
+                if not joined:
+                    self._release(group)
+
+        job = self.reviews.submit(key, "review", (record, config, key[1], self.effort), after, first=players_own)
+        if job is None:
+            if not joined:
+                self._release(group)
+            raise ServiceError(503, "busy", f"the reviewer is busy ({self.reviews.waiting} reviews wait); "
+                               "try again in a minute", retry_after=60)
+        return job
+
+    def _release(self, group: str) -> None:
+        with self._guard:
+            self._in_flight[group] -= 1
+            if self._in_flight[group] <= 0:
+                del self._in_flight[group]
 
     def _review_done(self, key: tuple[str, int], steps: list[int], job: Job) -> None:
         if job.state != "done":
@@ -367,6 +436,10 @@ class Coach:
         for d in review["decisions"]:
             d["step"] = steps[d["first_action"]] - 1 if d["first_action"] < len(steps) else None
             d["step_end"] = steps[d["last_action"]] if d["last_action"] < len(steps) else None
+        try:
+            self.store.store_review(key[0], key[1], json.dumps(review, separators=(",", ":")), clock.now())
+        except Exception:  # kept in memory all the same; asked again after a restart
+            log.exception("storing the review of game %s", key[0], extra={"game": key[0]})
         self._reviewed.put(key, (True, review))
 
     # -- hints ------------------------------------------------------------------------------

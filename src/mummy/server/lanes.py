@@ -67,6 +67,9 @@ class Job:
     #: Settled with the result (an error: a ``JobFailed``) once the job has ended.
     #: A failure that asking again will not change (the analysis refused the record).
     lasting: bool = False
+    #: Ahead of the jobs without it in the queue (a review asked for by one of the game's
+    #: players goes before those asked for by anyone else).
+    first: bool = False
     future: Future[Any] = field(default_factory=Future)
     then: list[Callable[[Job], None]] = field(default_factory=list)
 
@@ -101,18 +104,23 @@ class Lane:
 
     # -- asking ---------------------------------------------------------------------------
     def submit(self, key: Hashable, name: str, args: tuple[Any, ...],
-               then: Callable[[Job], None] | None = None) -> Job | None:
+               then: Callable[[Job], None] | None = None, first: bool = False) -> Job | None:
         """Queue a job (``coach_jobs.JOBS[name](*args, progress)``), or join the one of the
         same key waiting or running; ``then(job)`` is called in the worker thread once it
-        has ended. ``None``: the queue is full (nothing was queued)."""
+        has ended. A job ``first`` goes ahead of every queued job that is not (a job
+        joined that way moves up). ``None``: the queue is full (nothing was queued)."""
         with self._guard:
             job = self._jobs.get(key)
+            if job is not None and first and not job.first and job.state == "queued":
+                self._queue.remove(job)
+                job.first = True
+                self._place(job)
             if job is None:
                 if len(self._queue) >= self.capacity or self._closed:
                     return None
-                job = self._jobs[key] = Job(key, name, args)
+                job = self._jobs[key] = Job(key, name, args, first=first)
                 job.future.set_running_or_notify_cancel()
-                self._queue.append(job)
+                self._place(job)
                 if self._thread is None:
                     self._thread = threading.Thread(target=self._run, name=f"mummy-{self.name}", daemon=True)
                     self._thread.start()
@@ -120,6 +128,14 @@ class Lane:
             if then is not None:
                 job.then.append(then)
             return job
+
+    def _place(self, job: Job) -> None:
+        """Into the queue: after every job, or (``first``) after the other first ones only."""
+        if job.first:
+            at = next((i for i, queued in enumerate(self._queue) if not queued.first), len(self._queue))
+            self._queue.insert(at, job)
+        else:
+            self._queue.append(job)
 
     def find(self, key: Hashable) -> Job | None:
         """The job of this key waiting or running, if any."""
@@ -187,17 +203,19 @@ class Lane:
         return None
 
     def _end(self, job: Job, result: Any, error: str | None) -> None:
+        """The job's end: its ``then`` callbacks first (what they store and release is done
+        by the time anyone waiting on the future hears of it), then its future."""
         job.state = "done" if error is None else "failed"
         job.result, job.error = result, error
-        if error is None:
-            job.future.set_result(result)
-        else:
-            job.future.set_exception(JobFailed(error))
         for then in job.then:
             try:
                 then(job)
             except Exception:
                 log.exception("after coaching job %s", job.name, extra={"job": job.name, "lane": self.name})
+        if error is None:
+            job.future.set_result(result)
+        else:
+            job.future.set_exception(JobFailed(error))
 
     def _progress(self, job: Job) -> Callable[[int, int], None]:
         def progress(done: int, total: int) -> None:

@@ -140,3 +140,16 @@ class MapRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime)
 
     __table_args__ = (Index("ix_custom_maps_owner", "owner", "created"),)
+
+
+class ReviewRow(Base):
+    """A finished game's review of one seat, as the review lane made it (migration 0011):
+    computed once, read before any work. No foreign key: written from the lane's thread
+    after the game was settled; a game is never deleted."""
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player: Mapped[int] = mapped_column(Integer, primary_key=True)
+    body: Mapped[str] = mapped_column(Text)  # JSON: the review (its decisions mapped to the replay's steps)
+    created: Mapped[datetime] = mapped_column(DateTime)

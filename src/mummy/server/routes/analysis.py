@@ -18,8 +18,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from mummy.server import clock
-from mummy.server.coaching import Coach
-from mummy.server.deps import PlayDep, TokenDep, app_state
+from mummy.server.coaching import Asker, Coach
+from mummy.server.deps import OwnerDep, PlayDep, TokenDep, app_state
 from mummy.server.errors import ServiceError
 from mummy.server.lanes import Job, JobFailed
 from mummy.server.schemas import STRICT, GameName
@@ -51,10 +51,13 @@ async def get_par(game_id: str, coach: CoachDep, play: PlayDep) -> dict[str, Any
 
 
 @router.post("/api/games/{game_id}/review")
-async def ask_review(game_id: str, coach: CoachDep, play: PlayDep, player: Player = 0) -> JSONResponse:
-    """The review of a finished game's seat: 200 with it when it is known, else 202 with
-    its progress (queued, it starts when the reviewer is free). Gated like a replay."""
-    status, body = await play.workers.run(coach.review, game_id, player, True)
+async def ask_review(game_id: str, coach: CoachDep, play: PlayDep, token: TokenDep, owner: OwnerDep,
+                     player: Player = 0) -> JSONResponse:
+    """The review of a finished game's seat: 200 with it when it is known (computed once
+    and stored), else 202 with its progress (queued, it starts when the reviewer is free;
+    a request with one of the game's seat tokens goes before the others). Gated like a
+    replay; each address may have two reviews of its own under way (429 beyond)."""
+    status, body = await play.workers.run(coach.review, game_id, player, True, Asker(owner.group, token))
     return JSONResponse(body, status_code=status)
 
 
