@@ -339,7 +339,19 @@ def test_the_days_board_by_par(coached: TestClient, monkeypatch: pytest.MonkeyPa
         assert entry is not None, board
         assert entry["par"] == par["par"] and entry["result"] == par["result"]
         assert entry["turns"] == view["result"]["turns"][0] and entry["name"] == name
+        # Issue 32: par of today's dice says how well the bot did, nothing of the dice: no
+        # seed, record, moves or rolls, to a player or on the board (read by those who
+        # have not played yet).
+        assert set(par) <= PAR_FIELDS and set(entry) <= BOARD_FIELDS, (par, entry)
+        assert set(coached.get(f"/api/games/{daily['id']}/par").json()) == {"status", "par"}
     assert [r["id"] for r in board["leaderboard"]] == games  # the same result: the first to finish first
+    stranger = coached.get(f"/api/games/{games[0]}/record")  # the day's dice are secret until it ends
+    assert stranger.status_code in (403, 409) and '"seed":' not in stranger.text
+
+
+#: What par and a board by par say (``coaching.against``, ``Coach.day_board``).
+PAR_FIELDS = {"par", "score", "result", "better", "unit", "bot", "effort", "par_squares"}
+BOARD_FIELDS = {"id", "name", "daily", "finished", "site", "map", "score", "turns", "par", "result", "unit"}
 
 
 def test_reviews_and_hints_are_rate_limited_like_new_games(service: GameService) -> None:

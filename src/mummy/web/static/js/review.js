@@ -118,7 +118,9 @@ class Review {
     const player = this.player;
     let answer;
     try {
-      answer = await api(this.path(), { method });
+      // A seat's token, when this browser holds one: a player's review goes first.
+      const mine = seats.all().find((s) => s.id === this.view.id);
+      answer = await api(this.path(), { method, token: mine ? mine.token : undefined });
     } catch (error) {
       if (player !== this.player) return;
       const busy = error instanceof ApiError && error.status === 503;
