@@ -1,6 +1,6 @@
-"""Printable sheets over HTTP (issue 32): drawn off the event loop in a bounded pool, each
-once (a cache, and ``304`` by ETag without drawing), checked before anything is drawn, and
-rate-limited per address."""
+"""Printable sheets over HTTP (issue 32): drawn off the event loop (in a child process
+behind a bounded queue), each once (a cache, and ``304`` by ETag without drawing), checked
+before anything is drawn, and rate-limited per address."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from dataclasses import replace
 import pytest
 from fastapi.testclient import TestClient
 
+from mummy.server import coach_jobs
 from mummy.server.app import create_app
-from mummy.server.routes import printing
 from mummy.server.service import GameService
 from mummy.server.sheets import Sheets
 from tests.server.conftest import TEST_LIMITS
@@ -67,7 +67,10 @@ def test_a_drawing_never_holds_the_event_loop(printer: TestClient, monkeypatch: 
         finished.set()
         return "<svg/>"
 
-    monkeypatch.setattr(printing, "tomb_sheet", slow_sheet)
+    # In the lane's thread rather than its child, to hold the drawing here: a thread is
+    # the harder case (it shares the interpreter with the loop).
+    printer.app.state.sheets = Sheets(processes=False)  # type: ignore[attr-defined]
+    monkeypatch.setitem(coach_jobs.JOBS, "sheet", slow_sheet)
     drawing = threading.Thread(target=printer.get, args=("/api/print/tomb.svg?seed=1",))
     drawing.start()
     assert started.wait(60)
@@ -86,18 +89,20 @@ def test_when_every_drawing_slot_is_taken_a_request_is_refused_at_once(
         release.wait(60)
         return "<svg/>"
 
-    printer.app.state.sheets = Sheets(workers=1, waiting=0)  # type: ignore[attr-defined]
-    monkeypatch.setattr(printing, "tomb_sheet", slow_sheet)
+    sheets = printer.app.state.sheets = Sheets(waiting=1, processes=False)  # type: ignore[attr-defined]
+    monkeypatch.setitem(coach_jobs.JOBS, "sheet", slow_sheet)
     answers: list[int] = []
     same = threading.Thread(target=lambda: answers.append(printer.get("/api/print/tomb.svg?seed=1").status_code))
     same.start()
-    assert started.wait(60)
-    busy = printer.get("/api/print/tomb.svg?seed=2")
+    assert started.wait(60)  # one drawing...
+    waiting = sheets.lane.submit(("tomb", "map1", "a4", 2), "sheet", ("tomb", "map1", None, "a4", 2, 1))
+    assert waiting is not None  # ... and one waiting: full
+    busy = printer.get("/api/print/tomb.svg?seed=3")
     assert busy.status_code == 503 and busy.headers["retry-after"] == "2"
     release.set()
     same.join()
-    assert answers == [200]
-    assert printer.get("/api/print/tomb.svg?seed=2").status_code == 200  # room again
+    assert answers == [200] and waiting.future.result(60) == "<svg/>"
+    assert printer.get("/api/print/tomb.svg?seed=3").status_code == 200  # room again
 
 
 def test_sheets_are_rate_limited_per_address(service: GameService) -> None:

@@ -380,6 +380,7 @@ def test_spectators_leave_room_for_seats_and_a_seat_sheds_the_oldest_spectator(c
         oldest.receive_json()
         newer.receive_json()
         assert refused(client, f"/ws/games/{game_id}") == 1013  # the last socket is a seat's
+        assert refused(client, f"/ws/games/{game_id}?token=made-up") == 1013  # a token that holds no seat
         assert refused(client, "/ws/echo") == 1013  # (the echo watches nothing, and waits likewise)
         with client.websocket_connect(f"/ws/games/{game_id}?token={token}") as seat:
             assert seat.receive_json()["state"]["you"] == 0  # the reserved socket

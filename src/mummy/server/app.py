@@ -88,6 +88,7 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
     app.state.assets = pages.make_assets(app.state.content)  # versions for caching: routes/pages.py
     # Shared with the socket: limits.uvicorn_options.
     app.state.shunned = Shunned(limits.shun_after, ipv6_prefix=limits.ipv6_prefix)
+    hub.shunned = app.state.shunned  # refusals for want of room count too
     handlers.install(app)
     # Outermost first: the fields of the log lines (``logs``), the Host check, then the
     # security headers, the size bounds and the rate limits (before a body is parsed: a

@@ -1,5 +1,6 @@
 """The analysis jobs of coaching (par, a review, a hint), as pure functions of a record,
-and the loop of the child process that runs them (``lanes``).
+the drawing of a printable sheet (``sheets``), and the loop of the child process that runs
+them (``lanes``).
 
 Each job is given a game's record (seed included: it never leaves the server), the game's
 set-up (a custom map is registered again from its text, as a load does) and an *effort*,
@@ -38,6 +39,10 @@ from mummy.bots.tomb_search import Beam
 from mummy.core.errors import MummyError
 from mummy.games import KINDS, GameKind, kind_of_record
 from mummy.render.narrate import narrator_named
+from mummy.render.print_tomb import tomb_sheet
+from mummy.render.print_treasure import treasure_page
+from mummy.tomb.content import map_spec, register_map_text, tile_table
+from mummy.treasure.content import piles, sites
 
 #: The strongest bots' search sizes by effort: "full" is theirs; "quick" the analysis
 #: tests' small searches (a whole game's par in a second or two, not a minute), the
@@ -152,8 +157,25 @@ def hint_job(record: Any, config: dict[str, Any], player: int, effort: str, prog
     return out
 
 
+def sheet_job(what: str, map_id: str, map_text: str | None, paper: str, seed: int | None, page: int,
+              progress: Progress) -> str:
+    """A printable sheet as SVG (``server.sheets``): the Tomb's player sheet for a map (a
+    custom map's text registered first, as a load does), or a page of Treasure's printout.
+    Drawn in a child too: 15-20 ms of CPU a sheet, which in a thread of the server held
+    the interpreter lock against the event loop (issue 32)."""
+    if what == "tomb":
+        if map_text is not None:
+            register_map_text(map_text)
+        out = tomb_sheet(map_spec(map_id), tile_table(), paper, seed)
+    else:
+        out = treasure_page(sites(), piles(), paper, page)
+    progress(1, 1)
+    return out
+
+
 #: The jobs a child runs, by name.
-JOBS: Final[dict[str, Callable[..., dict[str, Any]]]] = {"par": par_job, "review": review_job, "hint": hint_job}
+JOBS: Final[dict[str, Callable[..., Any]]] = {"par": par_job, "review": review_job, "hint": hint_job,
+                                              "sheet": sheet_job}
 
 
 def run(name: str, args: tuple[Any, ...], progress: Progress) -> tuple[str, Any]:
@@ -201,7 +223,7 @@ def main(argv: list[str]) -> None:
 
 
 __all__ = ["EFFORTS", "HINTERS", "JOBS", "analyses", "child_main", "hint_job", "main", "par_job", "plan_words",
-           "review_job", "run"]
+           "review_job", "run", "sheet_job"]
 
 
 if __name__ == "__main__":

@@ -159,14 +159,6 @@ class Asker:
     token: str | None = None
 
 
-def _holds_a_seat(live: Any, token: str | None) -> bool:
-    try:
-        live.seat_of(token)
-    except ServiceError:
-        return False
-    return True
-
-
 class Coach:
     """Par, reviews and hints for one app (see the module); ``effort`` and ``nice`` default
     to the environment's (``MUMMY_ANALYSIS``, ``MUMMY_ANALYSIS_NICE``)."""
@@ -372,7 +364,7 @@ class Coach:
             if not 0 <= player < len(live.seats):
                 raise ServiceError(422, "bad_request", f"there is no player {player}: the game has players 0 to "
                                    f"{len(live.seats) - 1}")
-            players_own = asker is not None and _holds_a_seat(live, asker.token)
+            players_own = asker is not None and live.holds(asker.token)
             if known is None:
                 record, config, version = live.kind.record(live.game), dict(live.config), live.version
         if known is None:

@@ -28,7 +28,8 @@ Admission is counted here too: sockets per process and per client address (check
 before any other work; an IPv6 /64 is one address), and per game, connections per seat
 and spectators per address. Seats come before spectators (issue 32): spectators may not
 take the last ``seats_reserved`` sockets, nor watch more than so many games from one
-address, and a seat that finds the process full closes the oldest spectator instead.
+address, and a seat that finds the process full closes a spectator instead (the oldest
+of the address that watches the most).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from typing import Any, Final, Protocol, TypeVar
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from mummy.server.limits import address_group
+from mummy.server.limits import Shunned, address_group
 from mummy.server.service import GameService
 from mummy.server.wire import encode, view_message
 
@@ -63,6 +64,9 @@ MAX_SPECTATORS_PER_ADDRESS: Final = 16  # spectators of one game from one addres
 #: Spectators from one address over all games: idle watchers from a few addresses filled
 #: a process's sockets and locked players out of their own seats (issue 32).
 MAX_SPECTATING_PER_ADDRESS: Final = 24
+#: Seconds within which a client refused a websocket for want of room is shunned if it
+#: keeps on (``limits.Shunned``: after ``shun_after`` refusals in that time).
+REFUSED_RETRY: Final = 10.0
 #: Sockets of the process that only seats may take: spectators are admitted up to
 #: ``sockets - seats_reserved``, and when a seat finds the process full a spectator is
 #: shed (closed 1013) to make room for it.
@@ -184,6 +188,7 @@ class Connection:
         self.group = address_group(self.address, limits.ipv6_prefix)
         self.admitted = time.monotonic()
         self.counted = False  # in the hub's counts (admitted)
+        self.seated = token is not None  # a seat's (its token checked: Hub.admit), not a spectator's
         self.gone = False  # the client left, or was aborted: nothing more goes out
         self._outbox: deque[str] = deque()
         self._queued = 0
@@ -397,15 +402,22 @@ class Hub:
         self.limits = limits or SocketLimits()
         self.open = 0  # admitted websockets
         self.per_address: Counter[str] = Counter()  # by address group (limits.address_group)
-        #: Admitted connections without a token (spectators, the echo), oldest first: the
-        #: first shed when a seat finds the process full.
+        #: Admitted connections without a token (spectators, the echo), oldest first: shed
+        #: when a seat finds the process full (:meth:`_shed`).
         self.watchers: dict[Connection, None] = {}
         self.watching_per_address: Counter[str] = Counter()
+        #: The app's shunned addresses (``limits.Shunned``): a refusal for want of room
+        #: counts there as a ``429`` does, so that a client that reconnects in a loop is
+        #: closed at the socket, before a handshake is parsed (``app.state.shunned``).
+        self.shunned: Shunned | None = None
 
-    async def admit(self, ws: WebSocket, token: str | None = None) -> Connection | None:
+    async def admit(self, ws: WebSocket, token: str | None = None, seated: bool | None = None) -> Connection | None:
         """Accept the websocket, then keep it if the process and its client's address
         have room: else close it with 1013 before any other work and return ``None``.
-        The caller must :meth:`leave` a connection it got."""
+        ``seated``: whether ``token`` holds a seat of the game, checked by the caller
+        (default: whether there is a token); only a seat may take the sockets kept for
+        seats or shed a spectator, so a made-up token is admitted as a spectator (and
+        refused when it joins). The caller must :meth:`leave` a connection it got."""
         try:
             async with asyncio.timeout(self.limits.send_timeout):  # bounded, as every send
                 await ws.accept()
@@ -417,16 +429,19 @@ class Hub:
         except (OSError, WebSocketDisconnect):  # the client left during the handshake
             return None
         conn = Connection(ws, self.limits, token)
+        conn.seated = token is not None if seated is None else seated
         refusal = self._refusal(conn)
         if refusal is None:
             conn.counted = True
             self.open += 1
             self.per_address[conn.group] += 1
-            if conn.token is None:
+            if not conn.seated:
                 self.watchers[conn] = None
                 self.watching_per_address[conn.group] += 1
             return conn
         conn.close(CLOSE_TRY_LATER, refusal)
+        if conn.metered and self.shunned is not None:
+            self.shunned.refused(conn.address, REFUSED_RETRY)
         await conn.finish()
         return None
 
@@ -437,7 +452,7 @@ class Hub:
         limits = self.limits
         if conn.metered and self.per_address[conn.group] >= limits.per_address:
             return "too many connections from your address"
-        if conn.token is None:
+        if not conn.seated:
             if self.open >= limits.sockets - limits.seats_reserved:
                 return "too many connections on this server"
             if conn.metered and self.watching_per_address[conn.group] >= limits.spectating_per_address:
@@ -448,13 +463,18 @@ class Hub:
         return None
 
     def _shed(self) -> bool:
-        """Close the oldest spectator to make room for a seat; whether there was one. It
-        is told why (1013, try later) and leaves the counts now, not when its close is out."""
-        for victim in self.watchers:
-            self._uncount(victim)
-            victim.close(CLOSE_TRY_LATER, "the server needed room for a player; watch again later")
-            return True
-        return False
+        """Close a spectator to make room for a seat; whether there was one: the oldest of
+        the address that watches the most (the machine's own addresses, a proxy's, last),
+        so that whoever filled the process pays for it, not a lone watcher. It is told why
+        (1013, try later) and leaves the counts now, not when its close is out."""
+        if not self.watchers:
+            return False
+        heaviest = max(self.watching_per_address,
+                       key=lambda group: (group not in self.limits.unmetered, self.watching_per_address[group]))
+        victim = next((c for c in self.watchers if c.group == heaviest), next(iter(self.watchers)))
+        self._uncount(victim)
+        victim.close(CLOSE_TRY_LATER, "the server needed room for a player; watch again later")
+        return True
 
     def _uncount(self, conn: Connection) -> None:
         if not conn.counted:

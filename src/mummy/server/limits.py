@@ -86,9 +86,13 @@ class Limits:
     previews_per_address: str = "40/second"
     previews_overall: str = "2000/second"
     #: Websocket handshakes: a page opens one, and reconnects with a growing pause; a
-    #: client that opens them in a loop was a log line each (issue 32).
+    #: client that opens them in a loop was a log line each (issue 32). Overall, only the
+    #: handshakes without a seat's token (spectators) are counted: each costs about a
+    #: millisecond of the event loop, and 1,200 idle spectators opened at once held the
+    #: players' moves for a second (``make bench``); a player's own socket never waits
+    #: behind them.
     sockets_per_address: str = "60/minute"
-    sockets_overall: str = "6000/minute"
+    sockets_overall: str = "20/second"
     #: Printable sheets (``/api/print/*.svg``): a Tomb sheet is 15-20 ms of drawing, the
     #: Treasure printout four pages; a person prints a few sheets at a time.
     prints_per_address: str = "30/minute"
@@ -172,15 +176,16 @@ class RateLimiter:
             "sockets": (parse(limits.sockets_per_address), parse(limits.sockets_overall)),
         }
 
-    def hit(self, what: str, address: str | None, per_address: bool = True) -> None:
+    def hit(self, what: str, address: str | None, per_address: bool = True, overall: bool = True) -> None:
         """Count one request of kind ``what`` from ``address``; raise :class:`RateLimited`
-        when either its address's or the server's allowance is spent (only the server's
-        when not ``per_address``). A refused request is not counted against the other
-        allowance."""
-        own, overall = self._rules[what]
+        when either its address's or the server's allowance is spent (each only when
+        asked: ``per_address``, ``overall``). A refused request is not counted against the
+        other allowance."""
+        own, everyone = self._rules[what]
         group = address_group(address, self.ipv6_prefix)
-        rules = ((own, group, "from your address"),) if per_address else ()
-        for item, key, whose in (*rules, (overall, "*", "on this server")):
+        rules = (((own, group, "from your address"),) if per_address else ()) + \
+            (((everyone, "*", "on this server"),) if overall else ())
+        for item, key, whose in rules:
             if not self._window.hit(item, what, key):
                 reset = self._window.get_window_stats(item, what, key).reset_time
                 wait = max(1, math.ceil(reset - time.time()))
@@ -251,6 +256,12 @@ def refusal(exc: RateLimited) -> tuple[int, dict[str, Any], dict[str, str]]:
     return 429, {"error": {"code": "too_many_requests", "message": exc.message}}, {"retry-after": str(exc.retry_after)}
 
 
+#: Seconds over which refusals are counted towards shunning, and the least a client that
+#: kept on is shunned for: a person's client backs off (the browser's pauses double from
+#: a quarter of a second), and is refused a few times in this long, never ``shun_after``.
+SHUN_WINDOW: Final = 10.0
+
+
 class Shunned:
     """Client addresses that kept on after a ``429`` told them when to come back: their
     connections are closed as they are made, before a byte is parsed, until then.
@@ -282,7 +293,9 @@ class Shunned:
         now = self._clock()
         until, count = self._windows.pop(address, (0.0, 0))
         if until <= now:
-            until, count = now + retry_after, 0
+            # At least SHUN_WINDOW: a limit that resets every second (the spectators'
+            # handshakes overall) would let a client that never waits back in each second.
+            until, count = now + max(retry_after, SHUN_WINDOW), 0
         self._windows[address] = (until, count + 1)  # re-inserted: the newest last
         if len(self._windows) > self.capacity:
             self._windows.pop(next(iter(self._windows)))
@@ -325,8 +338,9 @@ class Guard:
         client = scope.get("client")
         if scope["type"] == "websocket":
             address = client[0] if client else None
-            try:  # (the machine's own addresses are a proxy's: counted overall only, as the hub does)
-                self.rates.hit("sockets", address, per_address=address not in NEVER_SHUNNED)
+            seat = b"token=" in scope.get("query_string", b"")
+            try:  # (the machine's own addresses are a proxy's: not counted per address, as in the hub)
+                self.rates.hit("sockets", address, per_address=address not in NEVER_SHUNNED, overall=not seat)
             except RateLimited as exc:  # refused before the app: no work, no log line
                 self.shunned.refused(address, exc.retry_after)
                 await send({"type": "websocket.close", "code": 1013, "reason": exc.message[:120]})
@@ -452,21 +466,34 @@ class GuardedH11Protocol(H11Protocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._counted: str | None = None  # the address group this connection counts against
 
+    #: Dropped as it was made (shunned, or its address over its share): nothing of the
+    #: HTTP protocol was set up for it, and its end needs nothing either.
+    _dropped: bool = False
+
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+        # Checked before uvicorn sets the connection up: a client that is refused at the
+        # socket may connect thousands of times a second, and each costs the server only
+        # this (56 us a connection here, 86 us after uvicorn's set-up and tear-down).
         peer = transport.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) else None
         if self.shunned is not None and self.shunned.shunned(address):
-            transport.abort()  # before a byte is read: it was told when to come back
+            self._drop(transport)  # before a byte is read: it was told when to come back
             return
+        group = None
         if self.open_connections is not None and address and address not in NEVER_SHUNNED:
             group = address_group(address, self.ipv6_prefix)
             if self.open_connections[group] >= self.per_address:
-                transport.abort()  # its address holds its share of the process's descriptors
+                self._drop(transport)  # its address holds its share of the process's descriptors
                 return
+        super().connection_made(transport)
+        if group is not None and self.open_connections is not None:
             self.open_connections[group] += 1
             self._counted = group
         self._arm()
+
+    def _drop(self, transport: asyncio.Transport) -> None:
+        self._dropped = True
+        transport.abort()
 
     def _release(self) -> None:
         """The connection's end: its address's count goes down (once)."""
@@ -477,6 +504,8 @@ class GuardedH11Protocol(H11Protocol):
                 del self.open_connections[group]
 
     def data_received(self, data: bytes) -> None:
+        if self._dropped:  # (bytes read in the same turn as the abort)
+            return
         if self.cycle is None or self.cycle.response_complete:
             self._arm()  # waiting for a head
         super().data_received(data)
@@ -498,6 +527,8 @@ class GuardedH11Protocol(H11Protocol):
         protocol.connection_lost = released  # type: ignore[method-assign]
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._dropped:
+            return
         self._disarm()
         self._release()
         super().connection_lost(exc)

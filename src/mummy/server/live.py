@@ -230,6 +230,14 @@ class LiveGame:
         return self.cached_actions[seat]
 
     # -- who acts, and whether it may --------------------------------------------------------
+    def holds(self, token: str | None) -> bool:
+        """Whether the token holds a seat of this game."""
+        try:
+            self.seat_of(token)
+        except ServiceError:
+            return False
+        return True
+
     def seat_of(self, token: str | None) -> int:
         """The seat this token holds; refused without a token or with another game's."""
         if not token:

@@ -106,6 +106,14 @@ class Play:
         views = self.service.views_now(game_id, [token])
         return views[0] if views is not None else await self.workers.run(self.service.view, game_id, token)
 
+    async def holds_seat(self, game_id: str, token: str) -> bool:
+        """Whether ``token`` holds a seat of the game: on the loop for a game in memory,
+        else in a worker thread (the game is loaded); False for no such game."""
+        live = self.service.cached(game_id)
+        if live is not None:
+            return live.holds(token)
+        return await self.workers.run(self.service.holds_seat, game_id, token)
+
     async def view_text(self, game_id: str, token: str | None) -> tuple[int, str]:
         """:meth:`view` as (version, JSON text), encoded once per version: on the loop when it can be."""
         texts = self.service.view_texts_now(game_id, [token])

@@ -229,6 +229,15 @@ class GameService:
                 "seats": [{"seat": i, "name": names[i], "bot": bots[i], "token": tokens.get(i)}
                           for i in range(len(seats))]}
 
+    def holds_seat(self, game_id: str, token: str | None) -> bool:
+        """Whether the token holds a seat of the game (loaded if need be); False for no
+        such game."""
+        try:
+            with self.copies.current(game_id) as live:
+                return live.holds(token)
+        except ServiceError:
+            return False
+
     # -- custom maps ------------------------------------------------------------------------
     def add_map(self, text: str, owner: MapOwner) -> str:
         """Check a custom map's text (T10), store it if it is new (within ``owner``'s quota)

@@ -1,16 +1,19 @@
-"""Printable sheets drawn for the browser (``routes/printing``): off the event loop, in a
-bounded pool, each drawn once and kept, and answered ``304`` without drawing when the
-browser holds it (docs/printing.md, docs/server.md "Limits").
+"""Printable sheets drawn for the browser (``routes/printing``): in a child process of
+their own, bounded, each drawn once and kept, and answered ``304`` without drawing when
+the browser holds it (docs/printing.md, docs/server.md "Limits").
 
 Why: a Tomb sheet is 160 KB of SVG and 15-20 ms of CPU (more for a generated map, which
 is built first). Drawn inside the event loop, ten clients asking for sheets raised a
-playing client's round trip from 1 ms to 530-716 ms (issue 32). Here:
+playing client's round trip from 1 ms to 530-716 ms (issue 32). Drawn in a thread of the
+server it was still 90 ms at the median under a flood (``make bench``): the drawing
+thread holds the interpreter lock for a switch interval (5 ms) every time the loop lets
+it go, which is at every wait for the network. So:
 
-* **Off the loop, bounded.** Drawings run in one thread of their own (``workers``); at
-  most ``waiting`` more wait for it, and a request beyond that is refused at once with
-  ``503`` and ``Retry-After`` (the browser's print page asks again). A drawing in a
-  thread still takes the interpreter lock in turns with the loop, so one thread, not
-  many: the loop waits at most a switch interval (5 ms) at a time.
+* **In a child process, bounded.** The drawings are jobs of a lane (``lanes``, as the
+  coaching's analysis): one worker thread that only waits on one child process, niced
+  below the server; at most ``waiting`` jobs wait, and a request beyond that is refused
+  at once with ``503`` and ``Retry-After`` (the print page asks again). The child ends
+  when no sheet was asked for a while, and starts again (about a second) when one is.
 * **Once per key.** Two requests for the same sheet wait for one drawing; a drawn sheet
   is kept in a cache of bounded size (``cache_bytes``, least recently used out).
 * **Validated before drawing**, by the route: the paper, the map, the page number (the
@@ -26,19 +29,20 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Final
+from collections.abc import Hashable
+from typing import Any, Final
 
 from mummy import __version__
+from mummy.server.lanes import Job, Lane
 
-#: Drawings at once: one thread (see the module).
-WORKERS: Final = 1
-#: Requests that may wait for the drawing thread beyond those it is drawing.
+#: Requests that may wait for the drawing child beyond the one it is drawing.
 WAITING: Final = 8
 #: Bytes of drawn sheets kept (about a hundred Tomb sheets).
 CACHE_BYTES: Final = 16 * 1024 * 1024
+#: The drawing child's niceness: below the server's people, above par.
+NICE: Final = 10
 
 
 class Busy(Exception):
@@ -46,16 +50,16 @@ class Busy(Exception):
 
 
 class Sheets:
-    """The app's drawing of printable sheets (``app.state.sheets``)."""
+    """The app's drawing of printable sheets (``app.state.sheets``). ``processes=False``
+    draws in the lane's thread instead of a child (tests)."""
 
-    def __init__(self, workers: int = WORKERS, waiting: int = WAITING, cache_bytes: int = CACHE_BYTES) -> None:
-        self.workers = workers
-        self.waiting = waiting
+    def __init__(self, waiting: int = WAITING, cache_bytes: int = CACHE_BYTES, *, processes: bool = True,
+                 nice: int = NICE) -> None:
         self.cache_bytes = cache_bytes
-        self._pool: ThreadPoolExecutor | None = None
+        self.lane = Lane("print", nice, waiting, processes=processes)
         self._cache: OrderedDict[Hashable, bytes] = OrderedDict()
         self._cached = 0
-        self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}
+        self._guard = threading.Lock()  # the cache is filled from the lane's thread
         self.drawn = 0  # drawings made (tests and the benchmark read it)
 
     @staticmethod
@@ -63,48 +67,40 @@ class Sheets:
         """The sheet's ETag, known before it is drawn: the package's version and the key."""
         return f'W/"{hashlib.sha256(repr((__version__, key)).encode()).hexdigest()[:20]}"'
 
-    async def get(self, key: Hashable, draw: Callable[[], str]) -> bytes:
-        """The sheet for ``key``: from the cache, from a drawing under way, or drawn now in
-        the pool. Raises :class:`Busy` when the pool and its waiting room are full."""
-        kept = self._cache.get(key)
-        if kept is not None:
-            self._cache.move_to_end(key)
-            return kept
-        under_way = self._drawing.get(key)
-        if under_way is not None:
-            return await asyncio.shield(under_way)
-        if len(self._drawing) >= self.workers + self.waiting:
+    async def get(self, key: Hashable, args: tuple[Any, ...]) -> bytes:
+        """The sheet for ``key`` (``coach_jobs.sheet_job(*args)``): from the cache, from a
+        drawing under way, or drawn now. Raises :class:`Busy` when the drawing's queue is
+        full, and ``lanes.JobFailed`` when it could not be drawn."""
+        with self._guard:
+            kept = self._cache.get(key)
+            if kept is not None:
+                self._cache.move_to_end(key)
+                return kept
+        job = self.lane.submit(key, "sheet", args, self._drawn)
+        if job is None:
             raise Busy()
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="mummy-print")
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[bytes] = loop.run_in_executor(self._pool, lambda: draw().encode("utf-8"))
-        self._drawing[key] = future
-        # Settled when the drawing ends, not when this request does: a client that leaves
-        # does not free its slot while its drawing still runs (the bound holds).
-        future.add_done_callback(lambda done: self._settle(key, done))
-        return await asyncio.shield(future)
+        text: str = await asyncio.wrap_future(job.future)
+        with self._guard:
+            return self._cache.get(key) or text.encode("utf-8")
 
-    def _settle(self, key: Hashable, done: asyncio.Future[bytes]) -> None:
-        self._drawing.pop(key, None)
-        if not done.cancelled() and done.exception() is None:
-            self.drawn += 1
-            self._keep(key, done.result())
-
-    def _keep(self, key: Hashable, body: bytes) -> None:
-        if len(body) > self.cache_bytes or key in self._cache:
+    def _drawn(self, job: Job) -> None:
+        """Keep a drawn sheet (in the lane's thread, before its waiters hear of it)."""
+        if job.state != "done":
             return
-        self._cache[key] = body
-        self._cached += len(body)
-        while self._cached > self.cache_bytes:
-            _, old = self._cache.popitem(last=False)
-            self._cached -= len(old)
+        body = str(job.result).encode("utf-8")
+        with self._guard:
+            self.drawn += 1
+            if len(body) > self.cache_bytes or job.key in self._cache:
+                return
+            self._cache[job.key] = body
+            self._cached += len(body)
+            while self._cached > self.cache_bytes:
+                _, old = self._cache.popitem(last=False)
+                self._cached -= len(old)
 
     def close(self) -> None:
-        """Stop the pool (the app's end); a drawing under way finishes in its thread."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the lane and its child (the app's end)."""
+        self.lane.close()
 
 
-__all__ = ["CACHE_BYTES", "WAITING", "WORKERS", "Busy", "Sheets"]
+__all__ = ["CACHE_BYTES", "NICE", "WAITING", "Busy", "Sheets"]

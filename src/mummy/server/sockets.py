@@ -45,7 +45,10 @@ async def echo(ws: WebSocket, hub: HubDep) -> None:
 async def live(ws: WebSocket, game_id: str, hub: HubDep, play: PlayDep, token: str | None = None) -> None:
     """One connection per seat (with its token) or spectator (without): admitted, sent
     the game, then answered message by message until it ends."""
-    conn = await hub.admit(ws, token)  # the process's and the address's caps first
+    # The process's and the address's caps first; a seat is a seat once its token is
+    # checked (a made-up token must not take a seat's room nor shed a spectator).
+    seated = token is not None and await play.holds_seat(game_id, token)
+    conn = await hub.admit(ws, token, seated)
     if conn is None:
         return
     try:

@@ -2,27 +2,26 @@
 
 The sheets are render/print_*.py's, the same drawings ``mummy print`` writes as PDF; the
 browser prints them itself (its print stylesheet sets the paper), so the server needs no
-PDF library. Thin: the drawing is the render layer's, done off the event loop in a bounded
-pool with a cache (``sheets``); the request is checked before anything is drawn.
+PDF library. Thin: the drawing is the render layer's, done in a child process behind a
+bounded queue, with a cache (``sheets``); the request is checked before anything is drawn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from mummy.render.print_tomb import tomb_sheet
-from mummy.render.print_treasure import treasure_page, treasure_page_count
+from mummy.render.print_treasure import treasure_page_count
 from mummy.render.svg import PAPERS
 from mummy.server.assets import etag_matches
 from mummy.server.deps import ServiceDep
 from mummy.server.errors import ServiceError
+from mummy.server.lanes import JobFailed
 from mummy.server.routes.pages import html_page
 from mummy.server.sheets import Busy, Sheets
-from mummy.tomb.content import CUSTOM_PREFIX, is_map, map_ids, map_spec, tile_table
+from mummy.tomb.content import CUSTOM_PREFIX, is_map, map_ids
 from mummy.treasure.content import piles, sites
 
 router = APIRouter()
@@ -46,19 +45,23 @@ async def print_page(request: Request) -> Response:
     return await html_page(request, "print.html")
 
 
-async def _sheet(request: Request, key: tuple[object, ...], draw: Callable[[], str],
+async def _sheet(request: Request, key: tuple[object, ...], args: tuple[object, ...],
                  headers: dict[str, str] | None = None) -> Response:
-    """A sheet (``sheets.Sheets``): ``304`` when the browser holds it, else drawn off the
-    event loop (or taken from the cache), ``503`` when every drawing slot is taken."""
+    """A sheet (``sheets.Sheets``; ``args`` for ``coach_jobs.sheet_job``): ``304`` when the
+    browser holds it, else drawn in the drawing child (or taken from the cache), ``503``
+    when the drawing's queue is full."""
     sheets: Sheets = request.app.state.sheets
     etag = sheets.etag(key)
     headers = {**(headers or {}), "etag": etag, "cache-control": CACHE}
     if etag_matches(etag, request.headers):
         return Response(status_code=304, headers=headers)
     try:
-        body = await sheets.get(key, draw)
+        body = await sheets.get(key, args)
     except Busy:
         raise ServiceError(503, "busy", "the server is drawing as many sheets as it can; try again in a moment",
+                           retry_after=BUSY_RETRY) from None
+    except JobFailed as exc:
+        raise ServiceError(503, "busy", f"the sheet could not be drawn now ({exc}); try again",
                            retry_after=BUSY_RETRY) from None
     return Response(body, media_type=SVG, headers=headers)
 
@@ -71,12 +74,12 @@ async def tomb_svg(request: Request, svc: ServiceDep,
     """The Tomb's player sheet for ``map`` (packaged, generated, or a custom map stored on
     this server), with the seed line."""
     paper = _paper(paper)
-    known = is_map(map) or (map.startswith(CUSTOM_PREFIX) and
-                            await request.app.state.play.workers.run(svc.map_text, map) is not None)
-    if not known:
+    text = None
+    if map.startswith(CUSTOM_PREFIX):
+        text = await request.app.state.play.workers.run(svc.map_text, map)
+    if not (is_map(map) or text is not None):
         raise ServiceError(422, "bad_request", f"map: unknown map {map!r}; maps: {', '.join(map_ids())} (T10)")
-    return await _sheet(request, ("tomb", map, paper, seed),
-                        lambda: tomb_sheet(map_spec(map), tile_table(), paper, seed))
+    return await _sheet(request, ("tomb", map, paper, seed), ("tomb", map, text, paper, seed, 1))
 
 
 @router.get("/api/print/treasure.svg", responses={200: {"content": {SVG: {}}}})
@@ -88,5 +91,5 @@ async def treasure_svg(request: Request, page: Annotated[int, Query(ge=1, le=20)
     pages = treasure_page_count(sites(), piles(), paper)  # laid out, not drawn
     if page > pages:
         raise ServiceError(404, "not_found", f"page: the printout has {pages} pages")
-    return await _sheet(request, ("treasure", page, paper),
-                        lambda: treasure_page(sites(), piles(), paper, page), {"x-pages": str(pages)})
+    return await _sheet(request, ("treasure", page, paper), ("treasure", "", None, paper, None, page),
+                        {"x-pages": str(pages)})
