@@ -446,5 +446,5 @@ def test_a_players_review_goes_first_and_an_address_has_two_under_way(
         gate.set()
     for job in jobs:
         job.future.result(60)  # (settled after its callbacks: stored, and its address's count released)
-    assert ran == [0, 3, 1, 2] and not coach._in_flight
+    assert ran == [0, 3, 1, 2] and coach.reviews_in_flight == {}
     assert ask(games[2][0], 0, True, stranger) == (200, {"status": "done", "review": {"decisions": [], "game": 2}})

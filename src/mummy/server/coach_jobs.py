@@ -157,18 +157,29 @@ def hint_job(record: Any, config: dict[str, Any], player: int, effort: str, prog
     return out
 
 
-def sheet_job(what: str, map_id: str, map_text: str | None, paper: str, seed: int | None, page: int,
+def _tomb_sheet(map_id: str, map_text: str | None, paper: str, seed: int | None, page: int) -> str:
+    if map_text is not None:
+        register_map_text(map_text)  # a custom map, as a load registers it
+    return tomb_sheet(map_spec(map_id), tile_table(), paper, seed)
+
+
+def _treasure_sheet(map_id: str, map_text: str | None, paper: str, seed: int | None, page: int) -> str:
+    return treasure_page(sites(), piles(), paper, page)
+
+
+#: Each game's printable sheet: (map, a custom map's text, paper, seed, page) -> SVG.
+SHEETS: Final[dict[str, Callable[[str, str | None, str, int | None, int], str]]] = {
+    "tomb": _tomb_sheet, "treasure": _treasure_sheet}
+assert set(SHEETS) == set(KINDS), "every game kind has its sheet"
+
+
+def sheet_job(game: str, map_id: str, map_text: str | None, paper: str, seed: int | None, page: int,
               progress: Progress) -> str:
-    """A printable sheet as SVG (``server.sheets``): the Tomb's player sheet for a map (a
-    custom map's text registered first, as a load does), or a page of Treasure's printout.
-    Drawn in a child too: 15-20 ms of CPU a sheet, which in a thread of the server held
-    the interpreter lock against the event loop (issue 32)."""
-    if what == "tomb":
-        if map_text is not None:
-            register_map_text(map_text)
-        out = tomb_sheet(map_spec(map_id), tile_table(), paper, seed)
-    else:
-        out = treasure_page(sites(), piles(), paper, page)
+    """A printable sheet as SVG (``server.sheets``, each game's :data:`SHEETS`): the Tomb's
+    player sheet for a map, or a page of Treasure's printout. Drawn in a child too: 15-20
+    ms of CPU a sheet, which in a thread of the server held the interpreter lock against
+    the event loop (issue 32)."""
+    out = SHEETS[game](map_id, map_text, paper, seed, page)
     progress(1, 1)
     return out
 
@@ -222,8 +233,8 @@ def main(argv: list[str]) -> None:
     child_main(Connection(jobs, writable=False), Connection(answers, readable=False), nice, parent)
 
 
-__all__ = ["EFFORTS", "HINTERS", "JOBS", "analyses", "child_main", "hint_job", "main", "par_job", "plan_words",
-           "review_job", "run", "sheet_job"]
+__all__ = ["EFFORTS", "HINTERS", "JOBS", "SHEETS", "analyses", "child_main", "hint_job", "main", "par_job",
+           "plan_words", "review_job", "run", "sheet_job"]
 
 
 if __name__ == "__main__":

@@ -413,6 +413,12 @@ class Coach:
                                "try again in a minute", retry_after=60)
         return job
 
+    @property
+    def reviews_in_flight(self) -> dict[str, int]:
+        """Reviews under way by the address group that asked for them (a copy)."""
+        with self._guard:
+            return dict(self._in_flight)
+
     def _release(self, group: str) -> None:
         with self._guard:
             self._in_flight[group] -= 1

@@ -14,10 +14,11 @@ from typing import Annotated, Any
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
+from mummy.server.custom_maps import MapOwner
 from mummy.server.hub import Hub
 from mummy.server.limits import Limits, address_group
 from mummy.server.play import Play
-from mummy.server.service import GameService, MapOwner
+from mummy.server.service import GameService
 
 
 @dataclass(frozen=True)

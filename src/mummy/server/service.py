@@ -6,6 +6,7 @@ The routes in ``app`` never touch the database; the service does, through its mo
   versions, undo caps, views, reveals);
 * ``repository``: every SQL statement, rows in and rows out;
 * ``writer``: in which thread and transaction an action is committed;
+* ``custom_maps``: the custom maps, stored by their text's hash (``GameService.maps``);
 * ``boards`` (with ``replays``): daily seeds, leaderboards, replays of finished games;
 * ``copies`` (over ``cache``): this process's copies of the games, a bounded cache kept
   up with the log that other processes write too;
@@ -53,14 +54,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
-import hmac
 import json
 import secrets
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Final
 
@@ -68,21 +66,21 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 
 from mummy.bots.registry import bot_names
-from mummy.core.errors import ContentError, RuleError
+from mummy.core.errors import RuleError
 from mummy.server import clock
 from mummy.server.boards import Boards
 from mummy.server.botrunner import BOT_ID, BotRunner
 from mummy.server.bots import BOT_THREADS
 from mummy.server.cache import IDLE_AFTER, MAX_LIVE, OVER_AFTER, SWEEP_EVERY, LiveCache
 from mummy.server.copies import Copies, Lost
+from mummy.server.custom_maps import CustomMaps, MapOwner
 from mummy.server.errors import ServiceError, known_kind
 from mummy.server.leases import TERM, Leases, Sole, process_name
 from mummy.server.live import LiveGame, Staged, hash_token
-from mummy.server.repository import QuotaSpent, Repository
+from mummy.server.repository import Repository
 from mummy.server.seating import held, new_rows, rematch_token
 from mummy.server.text import control_fault, shown_name
 from mummy.server.writer import Write, Writer
-from mummy.tomb.content import CUSTOM_PREFIX, canonical_map_text, custom_map_text, fault_square, register_map_text
 
 __all__ = ["BOT_ID", "LOG_PAGE", "MAX_NAME", "GameService", "ServiceError"]
 
@@ -94,15 +92,6 @@ LOG_PAGE = 200
 RETRIES: Final = 5
 #: How long "my games" lists a game in which nobody has moved (invitations wait that long).
 NO_MOVE_LISTED: Final = timedelta(days=7)
-
-
-@dataclass(frozen=True)
-class MapOwner:
-    """Who stores a custom map, for its quota: a client's address group
-    (``limits.address_group``) and how many new maps it may store a day."""
-
-    group: str
-    quota: int = 50
 
 
 class GameService:
@@ -117,6 +106,7 @@ class GameService:
                  bot_threads: int = BOT_THREADS, lease_term: float = TERM, owner: str | None = None) -> None:
         self.engine = engine
         self.repo = Repository(engine)
+        self.maps = CustomMaps(self.repo)  # custom maps stored by their hash (custom_maps)
         # The games in memory, bounded and swept of idle and finished games (cache.py):
         # kept, every game ever loaded grew the process by about 10 KiB for good. A game
         # let go is rebuilt from the log when next needed.
@@ -209,13 +199,13 @@ class GameService:
         text (``map_text``) is stored, counted against ``owner``'s quota when it is new."""
         game_kind = known_kind(kind)
         names, bots = self._seating(kind, seats)
-        config = self._with_map_text(config or {})
+        config = self.maps.with_text(config or {})
         try:
             cfg = game_kind.validate(config, len(seats))
         except ValueError as exc:
             raise ServiceError(422, "bad_request", str(exc)) from None
         if cfg.get("map_text") is not None and config.get("map_text") is not None:
-            self._keep_map(cfg["map"], cfg["map_text"], owner)
+            self.maps.keep(cfg["map"], cfg["map_text"], owner)
         if seed is not None and daily is None:
             cfg["seed_chosen"] = True  # whoever chose it knows every roll: the view says so
         game_id = secrets.token_urlsafe(12)
@@ -237,52 +227,6 @@ class GameService:
                 return live.holds(token)
         except ServiceError:
             return False
-
-    # -- custom maps ------------------------------------------------------------------------
-    def add_map(self, text: str, owner: MapOwner) -> str:
-        """Check a custom map's text (T10), store it if it is new (within ``owner``'s quota)
-        and register it in this process: its id."""
-        try:
-            map_id = register_map_text(text)
-        except ContentError as exc:
-            raise ServiceError(422, "bad_map", f"line {exc.line}: {exc.detail}", rule="T10",
-                               where=fault_square(text, exc.line)) from None
-        self._keep_map(map_id, canonical_map_text(text), owner)
-        return map_id
-
-    def map_text(self, map_id: str) -> str | None:
-        """A custom map's canonical text: this process's, or the stored one (then registered
-        here again); None for a map nobody stored."""
-        if not map_id.startswith(CUSTOM_PREFIX):
-            return None
-        text = custom_map_text(map_id) or self.repo.map_text(map_id)
-        if text is not None:
-            register_map_text(text)
-        return text
-
-    def _with_map_text(self, config: dict[str, Any]) -> dict[str, Any]:
-        """The set-up with a custom map's stored text when it names the map by id only."""
-        map_id = config.get("map")
-        if config.get("map_text") is None and isinstance(map_id, str) and map_id.startswith(CUSTOM_PREFIX):
-            text = self.map_text(map_id[:64])
-            if text is not None:
-                return {**config, "map_text": text}
-        return config
-
-    def _keep_map(self, map_id: str, text: str, owner: MapOwner | None) -> None:
-        owner = owner or MapOwner("unknown", MapOwner.quota)
-        key = hmac.new(self._owner_key(), f"maps:{owner.group}".encode(), hashlib.sha256).hexdigest()
-        now = clock.now()
-        try:
-            self.repo.add_map(map_id, text, key, now, now - timedelta(days=1), owner.quota)
-        except QuotaSpent:
-            raise ServiceError(429, "too_many_requests",
-                               f"your address has stored {owner.quota} new maps in the last 24 hours, the most "
-                               "it may; play one of them, or a packaged or generated map", retry_after=3600) from None
-
-    @functools.cache  # noqa: B019 (one service per engine, for the process's life)
-    def _owner_key(self) -> bytes:
-        return self.repo.secret("owners").encode()
 
     @staticmethod
     def _seating(kind: str, seats: list[dict[str, Any]]) -> tuple[list[str], list[str | None]]:

@@ -70,8 +70,7 @@ class MapSpec:
     key_track: int
     coin_track: int
     source: str = field(default="", compare=False)
-    #: A custom map's canonical text (:func:`register_map_text`), which travels with the
-    #: games and records played on it; None for a packaged or generated map.
+    #: A custom map's canonical text, which its games and records carry (else None).
     text: str | None = field(default=None, compare=False)
     #: the strong bot's mean on the measuring dice (mummy.sim.difficulty), if measured
     measured: float | None = None
@@ -455,21 +454,14 @@ def is_map(map_id: str) -> bool:
 CUSTOM_PREFIX: Final = "custom-"
 #: The longest map text taken (a 12x12 map is about 1,300 characters).
 MAX_MAP_TEXT: Final = 20_000
-#: The most custom maps one process keeps at once (about 1.5 KB of text each, and their
-#: parsed forms in :func:`map_spec`'s cache). A cache, not a store: the least recently
-#: used is let go to make room, and whoever holds a map's text (a game's stored set-up, a
-#: record, the server's table of maps) registers it again when it needs it, so nothing
-#: ever depends on there being room here (issue 32: a full registry refused every game
-#: on a custom map not yet loaded).
+#: The most custom maps a process keeps: a cache, not a store. The least recently used
+#: goes, and whoever holds a map's text (a game's set-up, a record, the server's table)
+#: registers it again: nothing depends on room here (issue 32).
 MAX_CUSTOM_MAPS: Final = 1_000
-#: Custom maps registered in this process: id -> canonical text, least recently used
-#: first. Why a registry keyed by the text's hash: a map drawn in the editor is played by
-#: id everywhere a map is (games, records, the browser), and every process derives the
-#: same id from the same text, so whoever holds the text registers it again and the id
-#: means the same map.
+#: id -> canonical text, least recently used first. Keyed by the text's hash: every
+#: process derives the same id from the same text, so the id means the same map anywhere.
 _CUSTOM: OrderedDict[str, str] = OrderedDict()
-#: Registration runs in the server's worker threads.
-_CUSTOM_LOCK = threading.Lock()
+_CUSTOM_LOCK = threading.Lock()  # (registered from the server's worker threads)
 
 
 def canonical_map_text(text: str) -> str:
@@ -490,9 +482,8 @@ def custom_map_id(text: str) -> str:
 
 
 def register_map_text(text: str) -> str:
-    """Validate a map's text (T10, :func:`parse_map`) and register it; returns its id.
-    Raises :class:`ContentError` for an invalid map, as ``mummy check-map`` does. Never
-    refuses for want of room: the least recently used map is let go instead."""
+    """Validate a map's text (T10, :func:`parse_map`; :class:`ContentError` as ``mummy
+    check-map``) and register it, letting the least recently used go: its id."""
     canon = canonical_map_text(text)
     if len(canon) > MAX_MAP_TEXT:
         raise _err("custom map", 1, f"a map's text is at most {MAX_MAP_TEXT} characters, not {len(canon)}")
@@ -504,26 +495,20 @@ def register_map_text(text: str) -> str:
     parse_map(canon, "custom map")  # outside the lock: a few milliseconds for a big map
     with _CUSTOM_LOCK:
         _CUSTOM[map_id] = canon
-        _CUSTOM.move_to_end(map_id)
         while len(_CUSTOM) > MAX_CUSTOM_MAPS:
             _CUSTOM.popitem(last=False)
     return map_id
 
 
 def forget_custom_map(map_id: str) -> None:
-    """Unregister a custom map, as a process started afresh would not know it: how the
-    tests check that whoever loads a game registers its map again."""
+    """Unregister a custom map, as a fresh process would not know it (the tests)."""
     with _CUSTOM_LOCK:
         _CUSTOM.pop(map_id, None)
     map_spec.cache_clear()
-    from mummy.tomb.board import tomb_map  # (the board sits above this module)
-
-    tomb_map.cache_clear()
 
 
 def custom_map_text(map_id: str) -> str | None:
-    """The canonical text of a custom map this process holds now, or None for any other
-    id (a custom map let go, or never registered here)."""
+    """The canonical text of a custom map this process holds now, else None."""
     with _CUSTOM_LOCK:
         return _CUSTOM.get(map_id)
 

@@ -74,7 +74,7 @@ def add_map(body: MapTextIn, svc: ServiceDep, owner: OwnerDep) -> dict[str, Any]
     any of its processes. A game created with ``"map_text"`` stores the text likewise.
     Each address may store ``maps_per_address_per_day`` new maps a day (429 beyond); a
     map stored already is answered again at no cost."""
-    map_id = svc.add_map(body.text, owner)
+    map_id = svc.maps.add(body.text, owner)
     return {"id": map_id, "map": tomb_map_content(map_id)}
 
 
@@ -83,7 +83,7 @@ def map_drawing(map_id: str, svc: ServiceDep) -> dict[str, Any]:
     """One map as drawn (the shape of ``/api/content/tomb``'s ``maps``): a packaged map, a
     generated one, or a custom map stored on this server. (A plain function: drawing a
     generated map builds it first, in a worker thread.)"""
-    if len(map_id) > 64 or not (is_map(map_id) or svc.map_text(map_id) is not None):
+    if len(map_id) > 64 or not (is_map(map_id) or svc.maps.text(map_id) is not None):
         raise ServiceError(404, "not_found", f"unknown map {map_id[:64]!r}; maps: {', '.join(map_ids())}, "
                            "a generated map's id, or a custom map stored on this server")
     return tomb_map_content(map_id)

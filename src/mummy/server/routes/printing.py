@@ -76,7 +76,7 @@ async def tomb_svg(request: Request, svc: ServiceDep,
     paper = _paper(paper)
     text = None
     if map.startswith(CUSTOM_PREFIX):
-        text = await request.app.state.play.workers.run(svc.map_text, map)
+        text = await request.app.state.play.workers.run(svc.maps.text, map)
     if not (is_map(map) or text is not None):
         raise ServiceError(422, "bad_request", f"map: unknown map {map!r}; maps: {', '.join(map_ids())} (T10)")
     return await _sheet(request, ("tomb", map, paper, seed), ("tomb", map, text, paper, seed, 1))
