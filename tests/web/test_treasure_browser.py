@@ -166,7 +166,10 @@ def test_a_bad_placement_is_refused_with_its_rule_and_nothing_is_lost(web: Watch
     assert page.locator(".message.error").count() == 0
     seat = live_view(page)["state"]["seats"][0]
     assert seat["tiles"][0]["square"] == good
-    # The server's refusal is shown with its rule as well (a pass before the turn's roll).
+    # The server's refusal is shown with its rule as well (a pass before the turn's roll),
+    # once the bot's turn is over: a pass sent at a version the bot's moves have passed
+    # is refused as stale instead (CI, 2026-12-07), as it should be.
+    _until_my_turn(page)
     version = page_version(page)
     page.evaluate("window.mummyLive.act('pass').catch(() => null)")
     page.wait_for_selector(".message.error")
