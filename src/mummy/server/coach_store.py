@@ -22,10 +22,10 @@ from datetime import datetime
 from typing import Any, Final
 
 from sqlalchemy import Engine, Row, TextClause, select, text, true, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from mummy.server.models import DailyEntryRow, GameRow, ReviewRow, SeatRow
+from mummy.server.repository import insert_or_skip
 from mummy.server.writer import WriteLock
 
 #: A day's entry with its game: (id, place, score, turns, finished, result, name).
@@ -91,10 +91,9 @@ class CoachStore:
 
     def store_review(self, game_id: str, player: int, body: str, now: datetime) -> None:
         """Store a seat's review; one already stored (another process's) stays."""
-        construct = postgresql.insert if self.shared else sqlite.insert
         with self.writes, Session(self.engine) as s, s.begin():
-            s.execute(construct(ReviewRow).values(game_id=game_id, player=player, body=body, created=now)
-                      .on_conflict_do_nothing())
+            row = {"game_id": game_id, "player": player, "body": body, "created": now}
+            s.execute(insert_or_skip(self.engine)(ReviewRow).values(**row).on_conflict_do_nothing())
 
     def day(self, kind: str, day: str, limit: int) -> list[DayRow]:
         """A day's board entries (those that rank), best score first, with their games'

@@ -377,38 +377,35 @@ class Coach:
             if not ok:
                 raise ServiceError(422, "cannot_review", str(value))
             return 200, {"status": "done", "review": value}
-        job = self.reviews.find(key)
-        if start and (job is None or players_own):
-            job = self._queue_review(key, record, config, version, asker, players_own, joined=job is not None)
+        job = self.reviews.promote(key) if players_own else self.reviews.find(key)
+        if start and job is None:
+            job = self._queue_review(key, record, config, version, asker, players_own)
         if job is None:
             return 200, {"status": "none"}
         return 202, {**job.status(), "ahead": self.reviews.ahead(job)}
 
     def _queue_review(self, key: tuple[str, int], record: Any, config: dict[str, Any], version: int,
-                      asker: Asker | None, players_own: bool, joined: bool) -> Job:
-        """Queue the review (or, for a player of the game, move the one queued up), counted
-        against the asker's address while it is under way."""
+                      asker: Asker | None, players_own: bool) -> Job:
+        """Queue the review (a player's first), counted against the asker's address while
+        it is under way."""
         group = asker.group if asker is not None else "unknown"
-        if not joined:
-            with self._guard:
-                if self._in_flight[group] >= REVIEWS_IN_FLIGHT:
-                    raise ServiceError(429, "too_many_requests",
-                                       f"{self._in_flight[group]} reviews asked for from your address are under "
-                                       "way; ask again when one is done", retry_after=60)
-                self._in_flight[group] += 1
+        with self._guard:
+            if self._in_flight[group] >= REVIEWS_IN_FLIGHT:
+                raise ServiceError(429, "too_many_requests",
+                                   f"{self._in_flight[group]} reviews asked for from your address are under "
+                                   "way; ask again when one is done", retry_after=60)
+            self._in_flight[group] += 1
         steps = history_steps(self.service.repo.entries(key[0], 0, version))
 
         def after(done: Job) -> None:
             try:
                 self._review_done(key, steps, done)
             finally:
-                if not joined:
-                    self._release(group)
+                self._release(group)
 
         job = self.reviews.submit(key, "review", (record, config, key[1], self.effort), after, first=players_own)
         if job is None:
-            if not joined:
-                self._release(group)
+            self._release(group)
             raise ServiceError(503, "busy", f"the reviewer is busy ({self.reviews.waiting} reviews wait); "
                                "try again in a minute", retry_after=60)
         return job

@@ -40,14 +40,14 @@ import logging
 import math
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, TypeVar
 
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from mummy.server.limits import Shunned, address_group
+from mummy.server.limits import SHUN_WINDOW, Shunned, address_group
 from mummy.server.service import GameService
 from mummy.server.wire import encode, view_message
 
@@ -64,9 +64,6 @@ MAX_SPECTATORS_PER_ADDRESS: Final = 16  # spectators of one game from one addres
 #: Spectators from one address over all games: idle watchers from a few addresses filled
 #: a process's sockets and locked players out of their own seats (issue 32).
 MAX_SPECTATING_PER_ADDRESS: Final = 24
-#: Seconds within which a client refused a websocket for want of room is shunned if it
-#: keeps on (``limits.Shunned``: after ``shun_after`` refusals in that time).
-REFUSED_RETRY: Final = 10.0
 #: Sockets of the process that only seats may take: spectators are admitted up to
 #: ``sockets - seats_reserved``, and when a seat finds the process full a spectator is
 #: shed (closed 1013) to make room for it.
@@ -186,9 +183,8 @@ class Connection:
         self.metered = self.address not in limits.unmetered
         #: Who the client is for the per-address caps: an IPv6 /64 is one client.
         self.group = address_group(self.address, limits.ipv6_prefix)
-        self.admitted = time.monotonic()
         self.counted = False  # in the hub's counts (admitted)
-        self.seated = token is not None  # a seat's (its token checked: Hub.admit), not a spectator's
+        self.seated = token is not None  # a seat's, not a spectator's (under pressure, checked: Hub.admit)
         self.gone = False  # the client left, or was aborted: nothing more goes out
         self._outbox: deque[str] = deque()
         self._queued = 0
@@ -411,12 +407,13 @@ class Hub:
         #: closed at the socket, before a handshake is parsed (``app.state.shunned``).
         self.shunned: Shunned | None = None
 
-    async def admit(self, ws: WebSocket, token: str | None = None, seated: bool | None = None) -> Connection | None:
+    async def admit(self, ws: WebSocket, token: str | None = None,
+                    holds_seat: Callable[[], Awaitable[bool]] | None = None) -> Connection | None:
         """Accept the websocket, then keep it if the process and its client's address
         have room: else close it with 1013 before any other work and return ``None``.
-        ``seated``: whether ``token`` holds a seat of the game, checked by the caller
-        (default: whether there is a token); only a seat may take the sockets kept for
-        seats or shed a spectator, so a made-up token is admitted as a spectator (and
+        A connection with a token is a seat's. Only a seat may take the sockets kept for
+        seats or shed a spectator, so when it would (the spectators' share is taken),
+        ``holds_seat`` checks the token first: a made-up one is then a spectator's (and is
         refused when it joins). The caller must :meth:`leave` a connection it got."""
         try:
             async with asyncio.timeout(self.limits.send_timeout):  # bounded, as every send
@@ -429,7 +426,8 @@ class Hub:
         except (OSError, WebSocketDisconnect):  # the client left during the handshake
             return None
         conn = Connection(ws, self.limits, token)
-        conn.seated = token is not None if seated is None else seated
+        if conn.seated and holds_seat is not None and self.open >= self.limits.sockets - self.limits.seats_reserved:
+            conn.seated = await holds_seat()  # only under pressure: the caps stay the first work
         refusal = self._refusal(conn)
         if refusal is None:
             conn.counted = True
@@ -441,7 +439,7 @@ class Hub:
             return conn
         conn.close(CLOSE_TRY_LATER, refusal)
         if conn.metered and self.shunned is not None:
-            self.shunned.refused(conn.address, REFUSED_RETRY)
+            self.shunned.refused(conn.address, SHUN_WINDOW)
         await conn.finish()
         return None
 

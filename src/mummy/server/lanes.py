@@ -107,14 +107,10 @@ class Lane:
                then: Callable[[Job], None] | None = None, first: bool = False) -> Job | None:
         """Queue a job (``coach_jobs.JOBS[name](*args, progress)``), or join the one of the
         same key waiting or running; ``then(job)`` is called in the worker thread once it
-        has ended. A job ``first`` goes ahead of every queued job that is not (a job
-        joined that way moves up). ``None``: the queue is full (nothing was queued)."""
+        has ended. A new job ``first`` goes ahead of every queued job that is not
+        (:meth:`promote` moves one up). ``None``: the queue is full (nothing was queued)."""
         with self._guard:
             job = self._jobs.get(key)
-            if job is not None and first and not job.first and job.state == "queued":
-                self._queue.remove(job)
-                job.first = True
-                self._place(job)
             if job is None:
                 if len(self._queue) >= self.capacity or self._closed:
                     return None
@@ -127,6 +123,17 @@ class Lane:
                 self._wake.notify()
             if then is not None:
                 job.then.append(then)
+            return job
+
+    def promote(self, key: Hashable) -> Job | None:
+        """The job of this key (None: none waits or runs), moved ahead of every queued job
+        that is not ``first`` if it is still queued."""
+        with self._guard:
+            job = self._jobs.get(key)
+            if job is not None and not job.first and job.state == "queued":
+                self._queue.remove(job)
+                job.first = True
+                self._place(job)
             return job
 
     def _place(self, job: Job) -> None:

@@ -19,6 +19,7 @@ work per request, keys that expire by themselves).
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import json
 import math
@@ -123,6 +124,7 @@ class Limits:
     maps_per_address_per_day: int = 50
 
 
+@functools.lru_cache(maxsize=4096)  # on every rate-limited request: parsing is microseconds
 def address_group(address: str | None, ipv6_prefix: int = Limits.ipv6_prefix) -> str:
     """Who a client is, for every per-address limit: an IPv4 address itself, an IPv6
     address's network of ``ipv6_prefix`` bits (``2001:db8:1:2::/64``), since one host
@@ -182,9 +184,11 @@ class RateLimiter:
         asked: ``per_address``, ``overall``). A refused request is not counted against the
         other allowance."""
         own, everyone = self._rules[what]
-        group = address_group(address, self.ipv6_prefix)
-        rules = (((own, group, "from your address"),) if per_address else ()) + \
-            (((everyone, "*", "on this server"),) if overall else ())
+        rules = []
+        if per_address:
+            rules.append((own, address_group(address, self.ipv6_prefix), "from your address"))
+        if overall:
+            rules.append((everyone, "*", "on this server"))
         for item, key, whose in rules:
             if not self._window.hit(item, what, key):
                 reset = self._window.get_window_stats(item, what, key).reset_time
@@ -338,7 +342,7 @@ class Guard:
         client = scope.get("client")
         if scope["type"] == "websocket":
             address = client[0] if client else None
-            seat = b"token=" in scope.get("query_string", b"")
+            seat = any(key == "token" for key, _ in _query(scope))  # (a seat's claim: checked later, hub.admit)
             try:  # (the machine's own addresses are a proxy's: not counted per address, as in the hub)
                 self.rates.hit("sockets", address, per_address=address not in NEVER_SHUNNED, overall=not seat)
             except RateLimited as exc:  # refused before the app: no work, no log line
@@ -431,15 +435,20 @@ def address_fault(scope: Scope) -> str | None:
     """A control character in the request's path or a query parameter, named (None: no
     such fault). Refused before any route sees it, the same on every database: a NUL
     reached PostgreSQL in a game's id and it answered an error (issue 32)."""
-    if control_fault(scope.get("path", "")) is not None:
-        return f"the address: {control_fault(scope['path'])}"
-    query = scope.get("query_string", b"")
-    if query:
-        for key, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
-            fault = control_fault(key) or control_fault(value)
-            if fault is not None:
-                return f"{key[:40]!r}: {fault}"
+    fault = control_fault(scope.get("path", ""))
+    if fault is not None:
+        return f"the address: {fault}"
+    for key, value in _query(scope):
+        fault = control_fault(key) or control_fault(value)
+        if fault is not None:
+            return f"{key[:40]!r}: {fault}"
     return None
+
+
+def _query(scope: Scope) -> list[tuple[str, str]]:
+    """The request's query parameters, decoded."""
+    query: bytes = scope.get("query_string", b"")
+    return parse_qsl(query.decode("latin-1"), keep_blank_values=True) if query else []
 
 
 class GuardedH11Protocol(H11Protocol):

@@ -114,6 +114,12 @@ class _Compiled:
             raise DBAPIError.instance(self.sql, None, exc, self.error) from exc
 
 
+def insert_or_skip(engine: Engine) -> Any:
+    """The dialect's ``insert`` of this engine, which has ``on_conflict_do_nothing``: a row
+    two processes may write at once is kept once."""
+    return postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
+
+
 class QuotaSpent(Exception):
     """An owner has stored as many custom maps as its quota allows for now."""
 
@@ -298,8 +304,7 @@ class Repository:
                 MapRow.owner == owner, MapRow.created >= since)) or 0
             if spent >= quota:
                 raise QuotaSpent(spent)
-            construct = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
-            s.execute(construct(MapRow).values(id=map_id, text=text, owner=owner, created=now)
+            s.execute(insert_or_skip(self.engine)(MapRow).values(id=map_id, text=text, owner=owner, created=now)
                       .on_conflict_do_nothing())
             return True
 
@@ -311,7 +316,7 @@ class Repository:
             row = s.get(SecretRow, name)
             if row is not None:
                 return row.value
-            construct = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
-            s.execute(construct(SecretRow).values(name=name, value=secrets.token_hex(32)).on_conflict_do_nothing())
+            made = insert_or_skip(self.engine)(SecretRow).values(name=name, value=secrets.token_hex(32))
+            s.execute(made.on_conflict_do_nothing())
             return s.scalars(select(SecretRow.value).where(SecretRow.name == name)).one()
 

@@ -6,6 +6,7 @@ Bodies are read strictly, as the websocket reads its messages: ``"version": true
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -24,26 +25,23 @@ def _whole_unicode(text: str) -> str:
     return text
 
 
-def _one_line(text: str) -> str:
-    """No control characters (``text.control_fault``): a NUL failed PostgreSQL."""
-    fault = control_fault(_whole_unicode(text))
-    if fault is not None:
-        raise ValueError(fault)
-    return text
+def _without_controls(multiline: bool) -> Callable[[str], str]:
+    """A check of whole Unicode text with no control characters (``text.control_fault``:
+    a NUL failed PostgreSQL); ``multiline``: a file's line ends and tabs allowed."""
 
+    def check(text: str) -> str:
+        fault = control_fault(_whole_unicode(text), multiline=multiline)
+        if fault is not None:
+            raise ValueError(fault)
+        return text
 
-def _file_text(text: str) -> str:
-    """A file's text: line ends and tabs, but no other control character."""
-    fault = control_fault(_whole_unicode(text), multiline=True)
-    if fault is not None:
-        raise ValueError(fault)
-    return text
+    return check
 
 
 #: A string field of a request body: whole Unicode text on one line, no control characters.
-Text = Annotated[str, AfterValidator(_one_line)]
+Text = Annotated[str, AfterValidator(_without_controls(multiline=False))]
 #: A file's text in a request body (a map): line ends and tabs allowed.
-FileText = Annotated[str, AfterValidator(_file_text)]
+FileText = Annotated[str, AfterValidator(_without_controls(multiline=True))]
 #: Bodies are read strictly (see the module's docstring).
 STRICT = ConfigDict(strict=True)
 #: The games a route takes by name (the registry's, ``mummy.games.KINDS``).

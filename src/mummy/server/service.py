@@ -199,12 +199,12 @@ class GameService:
         text (``map_text``) is stored, counted against ``owner``'s quota when it is new."""
         game_kind = known_kind(kind)
         names, bots = self._seating(kind, seats)
-        config = self.maps.with_text(config or {})
+        text_given = (config or {}).get("map_text") is not None  # (a map named by id is stored already)
         try:
-            cfg = game_kind.validate(config, len(seats))
+            cfg = game_kind.validate(self.maps.with_text(config or {}), len(seats))
         except ValueError as exc:
             raise ServiceError(422, "bad_request", str(exc)) from None
-        if cfg.get("map_text") is not None and config.get("map_text") is not None:
+        if text_given:
             self.maps.keep(cfg["map"], cfg["map_text"], owner)
         if seed is not None and daily is None:
             cfg["seed_chosen"] = True  # whoever chose it knows every roll: the view says so

@@ -10,6 +10,7 @@ answers it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from typing import Any
 
@@ -45,10 +46,9 @@ async def echo(ws: WebSocket, hub: HubDep) -> None:
 async def live(ws: WebSocket, game_id: str, hub: HubDep, play: PlayDep, token: str | None = None) -> None:
     """One connection per seat (with its token) or spectator (without): admitted, sent
     the game, then answered message by message until it ends."""
-    # The process's and the address's caps first; a seat is a seat once its token is
-    # checked (a made-up token must not take a seat's room nor shed a spectator).
-    seated = token is not None and await play.holds_seat(game_id, token)
-    conn = await hub.admit(ws, token, seated)
+    # The process's and the address's caps first; under pressure the token is checked (a
+    # made-up token must not take a seat's room nor shed a spectator).
+    conn = await hub.admit(ws, token, None if token is None else functools.partial(play.holds_seat, game_id, token))
     if conn is None:
         return
     try:
