@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
 import os
 import shutil
 import socket
@@ -183,15 +182,15 @@ def _connected(connection: Any) -> None:
 @pytest.fixture(autouse=True)
 def _let_go_of_connections() -> Iterator[None]:
     """After each test, close the pooled connections of every engine it made: engines a
-    test made and dropped hold theirs until collected, and the app's ``gc.freeze()``
-    keeps the collector from them, so PostgreSQL ran out (100 by default). Disposing them
-    is immediate, where a full collection after every PostgreSQL test took half a second;
-    the frozen objects go back to the collector, which frees them in its own time."""
+    test made and dropped hold theirs until collected (or for good, when the first app
+    of the worker froze them: ``app.freeze_long_lived``), so PostgreSQL ran out (100 by
+    default). Disposing them is immediate, where a full collection after every
+    PostgreSQL test took half a second. Nothing is unfrozen: the app freezes once per
+    process, and thawing made every test's app start walk all the worker's objects."""
     yield
     for engine in list(_ENGINES):
         engine.dispose()
     _ENGINES.clear()
-    gc.unfreeze()
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from typing import Final
 
 from fastapi import FastAPI
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -34,6 +35,8 @@ from mummy.server.service import GameService
 from mummy.server.sheets import Sheets
 
 DEFAULT_DB = "sqlite:///mummy.db"
+#: Seconds between the server's full garbage collections (:func:`scheduled_collections`).
+FULL_COLLECTION_EVERY: Final = 60.0
 #: Answers smaller than this go as they are: they fit one packet already, and the
 #: compressor's work and headers would cost more than they save.
 COMPRESS_FROM = 1024
@@ -45,28 +48,82 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     watched stay in memory; bots reply in their own threads), idle games swept."""
     svc: GameService = app.state.service
     hub: Hub = app.state.hub
-    # The libraries and the maps' tables live as long as the process: frozen out of the
-    # garbage collector, a full collection walks only the games (a stall of tens of
-    # milliseconds for every connection otherwise).
     prepare_content()
-    gc.collect()
-    gc.freeze()
+    freeze_long_lived()
     svc.attach(watched=lambda game_id: game_id in hub.rooms)
     sweeping = asyncio.create_task(svc.sweeping())  # idle and finished games let go
     play: Play = app.state.play
     play.start()  # other processes' commits, and bots' leases held elsewhere (PostgreSQL)
     app.state.relay = play.relay
-    yield
+    with scheduled_collections(app.state.full_collection_every):
+        yield
     play.stop()
     app.state.sheets.close()
     sweeping.cancel()
     svc.close()
 
 
+def freeze_long_lived() -> None:
+    """Freeze what is alive now (the libraries, the maps' tables) out of the garbage
+    collector: they live as long as the process, and a full collection then walks only
+    the games (a stall of tens of milliseconds for every connection otherwise). Once per
+    process: a second app in the same process (the tests start one per test) finds them
+    frozen already, and a full collection of everything the process holds costs a
+    quarter of a second with the tests' modules loaded."""
+    if gc.get_freeze_count() == 0:
+        gc.collect()
+        gc.freeze()
+
+
+#: The apps of this process whose lifespan runs now, and the thresholds they found.
+_scheduling: list[tuple[int, ...]] = []
+#: A gen-2 threshold no count reaches: Python's own full collections are off.
+NEVER: Final = 2**30
+
+
+@contextlib.contextmanager
+def scheduled_collections(every: float | None) -> Iterator[None]:
+    """Full garbage collections once every ``every`` seconds, instead of Python's own
+    (``None``: Python's own), while the context lasts.
+
+    Python collects the whole heap whenever a quarter more objects have outlived two
+    younger collections. Under a burst of connections (issue 32's spectator fill beside a
+    print flood and a map fill) that was every 3-4 s, each 90-165 ms of CPU on the event
+    loop, and those stalls were the honest players' slowest round trips (action p99
+    115-157 ms; 30 ms with them off). The young generations are still collected as
+    Python does (most cycles die there); the whole heap once a minute, so that cycles
+    that outlived them are freed all the same and memory stays bounded. The thresholds
+    the first app found come back when the last one ends (the tests start many)."""
+    if every is None:
+        yield
+        return
+    if not _scheduling:
+        young = gc.get_threshold()
+        _scheduling.append(young)
+        gc.set_threshold(young[0], young[1], NEVER)
+    else:
+        _scheduling.append(_scheduling[0])
+    task = asyncio.get_running_loop().create_task(_collect_every(every))
+    try:
+        yield
+    finally:
+        task.cancel()
+        found = _scheduling.pop()
+        if not _scheduling:
+            gc.set_threshold(*found)
+
+
+async def _collect_every(every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        gc.collect()
+
+
 def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
-               limits: Limits | None = None) -> FastAPI:
+               limits: Limits | None = None, full_collection_every: float | None = FULL_COLLECTION_EVERY) -> FastAPI:
     """The web application on the database at ``db_url`` (migrated on start), with the
-    HTTP ``limits`` (docs/server.md, Limits; the defaults unless given)."""
+    HTTP ``limits`` (docs/server.md, Limits; the defaults unless given), collecting its
+    garbage whole every ``full_collection_every`` seconds (:func:`scheduled_collections`)."""
     if service is None:
         engine = make_engine(db_url)
         migrate(engine)
@@ -80,6 +137,7 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
     hub = Hub(workers)
     app.state.service = service
     app.state.limits = limits
+    app.state.full_collection_every = full_collection_every
     app.state.sheets = Sheets()  # printable sheets, drawn off the loop: routes/printing.py
     app.state.hub = hub
     app.state.play = Play(service, hub, workers)
