@@ -91,14 +91,15 @@ def _odds_parser(sub: Any) -> None:
 
 
 def _sim_parser(sub: Any) -> None:
+    from mummy.bots.registry import bots_help
     from mummy.games import KINDS
     from mummy.terminal.kinds import map_argument
     from mummy.tomb.sheet import MODES
 
     sim = sub.add_parser("sim", help="simulate many seeded games between bots")
     sim.add_argument("game", choices=list(KINDS))
-    sim.add_argument("--bots", default="strong", help="comma-separated, one per seat: strong,greedy "
-                     "(random, greedy, strong; mcts with the research extra)")
+    sim.add_argument("--bots", default="strong", help="comma-separated, one per seat, like strong,greedy; "
+                     f"bots: {bots_help()}")
     sim.add_argument("--games", type=_positive, default=100)
     sim.add_argument("--seed", type=_seed, default=0, help="game i uses seed SEED+i")
     sim.add_argument("--jobs", type=_positive, default=1, help="processes on this machine")

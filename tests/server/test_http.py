@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from mummy.bots.registry import AGENTS
+
 
 def make(client: TestClient, **body: object) -> dict:  # type: ignore[type-arg]
     r = client.post("/api/games", json={"game": "tomb", "seats": [{"name": "me"}], "seed": 99, **body})
@@ -56,6 +58,9 @@ def test_my_games_and_health_and_openapi(client: TestClient) -> None:
     assert client.get("/api/health").json()["ok"] is True
     schema = client.get("/openapi.json").json()
     assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions"} <= set(schema["paths"])
+    # A seat's bot is any of the registry's (the description said random, greedy or strong).
+    described = schema["components"]["schemas"]["SeatIn"]["properties"]["bot"]["description"]
+    assert all(bot in described for bots in AGENTS.values() for bot in bots)
 
 
 def test_a_treasure_game_against_a_bot_to_the_end(client: TestClient) -> None:

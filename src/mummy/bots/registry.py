@@ -54,8 +54,22 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return game_seed * 1000 + seat
 
 
+#: Bots that need an optional extra of the package, and which.
+NEEDS_EXTRA: Final[dict[str, str]] = {"mcts": "research"}
+
+
 def bot_names(game: str) -> list[str]:
     return list(AGENTS[game])
+
+
+def bots_help(game: str | None = None) -> str:
+    """The bots of ``game`` (of every game when None), for a command's help text: what
+    the registry lists, so that no help repeats (and forgets) a bot."""
+    games = list(AGENTS) if game is None else [game]
+    listed = "; ".join(f"{g}: {', '.join(bot_names(g))}" if game is None else ", ".join(bot_names(g)) for g in games)
+    extras = [f"{name} needs the {extra} extra" for name, extra in NEEDS_EXTRA.items()
+              if any(name in AGENTS[g] for g in games)]
+    return listed + (f" ({'; '.join(extras)})" if extras else "")
 
 
 def make_agent(game: str, name: str, seed: int = 0) -> Any:

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from mummy.bots.registry import bots_help
 from mummy.games import KINDS
 from mummy.server.text import control_fault
 
@@ -51,7 +52,7 @@ GameName = Literal["tomb", "treasure"]
 class SeatIn(BaseModel):
     model_config = STRICT
     name: Text | None = Field(default=None, max_length=40)
-    bot: Text | None = Field(default=None, max_length=16, description="random, greedy or strong; empty for a person")
+    bot: Text | None = Field(default=None, max_length=16, description=f"a bot ({bots_help()}); empty for a person")
 
 
 class DailyIn(BaseModel):

@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Any, Final, Protocol
 
-from mummy.bots.registry import bot_names, bot_seed, make_agent
+from mummy.bots.registry import bot_names, bot_seed, bots_help, make_agent
 from mummy.core.errors import ContentError
 from mummy.core.rng import new_seed
 from mummy.games import KINDS
@@ -71,11 +71,11 @@ def bot_list(game: str, text: str) -> list[str] | None:
 
 
 
-def saves_and_bots(parser: argparse.ArgumentParser, bots_help: str) -> None:
-    """The options every game's ``mummy play`` has: where to save, and which bots sit."""
+def saves_and_bots(parser: argparse.ArgumentParser, game: str, bots_text: str) -> None:
+    """The options every game's ``mummy play`` has: where to save, and which bots sit
+    (the game's bots as the registry lists them)."""
     parser.add_argument("--save", metavar="FILE", help="write the game record here when the game ends")
-    parser.add_argument("--bots", default="",
-                        help=f"{bots_help} (random, greedy, strong; mcts with the research extra)")
+    parser.add_argument("--bots", default="", help=f"{bots_text}; bots: {bots_help(game)}")
 
 
 class TombTerminal:
@@ -90,7 +90,7 @@ class TombTerminal:
         tomb.add_argument("--seed", type=seed, default=None, help="seed for the dice (default: random)")
         tomb.add_argument("--players", type=positive, default=1, help="number of hot-seat players")
         tomb.add_argument("--mode", default="standard", choices=list(MODES), help="T8.2 starting bonus")
-        saves_and_bots(tomb, "bot players after the people, e.g. strong,greedy")
+        saves_and_bots(tomb, self.name, "bot players after the people, e.g. strong,greedy")
         return tomb
 
     def start(self, args: argparse.Namespace) -> int:
@@ -129,7 +129,7 @@ class TreasureTerminal:
                                    "or 'random': sites dealt at random (R2.1)")
         treasure.add_argument("--first", default="1", help="the seat that starts (1-4), or 'random' (R2.3)")
         treasure.add_argument("--movable", action="store_true", help="R5.1: tiles may be rearranged")
-        saves_and_bots(treasure, "bot seats after the people, e.g. strong")
+        saves_and_bots(treasure, self.name, "bot seats after the people, e.g. strong")
         return treasure
 
     def start(self, args: argparse.Namespace) -> int:
