@@ -65,8 +65,10 @@ def bot_names(game: str) -> list[str]:
 def bots_help(game: str | None = None) -> str:
     """The bots of ``game`` (of every game when None), for a command's help text: what
     the registry lists, so that no help repeats (and forgets) a bot."""
-    games = list(AGENTS) if game is None else [game]
-    listed = "; ".join(f"{g}: {', '.join(bot_names(g))}" if game is None else ", ".join(bot_names(g)) for g in games)
+    if game is None:
+        games, listed = list(AGENTS), "; ".join(f"{g}: {', '.join(bot_names(g))}" for g in AGENTS)
+    else:
+        games, listed = [game], ", ".join(bot_names(game))
     extras = [f"{name} needs the {extra} extra" for name, extra in NEEDS_EXTRA.items()
               if any(name in AGENTS[g] for g in games)]
     return listed + (f" ({'; '.join(extras)})" if extras else "")

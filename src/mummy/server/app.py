@@ -87,8 +87,8 @@ def scheduled_collections(every: float | None) -> Iterator[None]:
     (``None``: Python's own), while the context lasts.
 
     Python collects the whole heap whenever a quarter more objects have outlived two
-    younger collections. Under a burst of connections (issue 32's spectator fill beside a
-    print flood and a map fill) that was every 3-4 s, each 90-165 ms of CPU on the event
+    younger collections. Under a burst of connections (the attack bench's spectator fill
+    beside a print flood and a map fill) that was every 3-4 s, each 90-165 ms of CPU on the event
     loop, and those stalls were the honest players' slowest round trips (action p99
     115-157 ms; 30 ms with them off). The young generations are still collected as
     Python does (most cycles die there); the whole heap once a minute, so that cycles
