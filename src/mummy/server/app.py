@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import threading
 from collections.abc import AsyncIterator, Iterator
 from typing import Final
 
@@ -75,10 +76,17 @@ def freeze_long_lived() -> None:
         gc.freeze()
 
 
-#: The apps of this process whose lifespan runs now, and the thresholds they found.
-_scheduling: list[tuple[int, ...]] = []
 #: A gen-2 threshold no count reaches: Python's own full collections are off.
 NEVER: Final = 2**30
+
+
+class _Scheduling:
+    """How many apps of this process schedule their full collections now, and the
+    thresholds the first of them found (the tests run apps in several threads at once)."""
+
+    guard = threading.Lock()
+    apps = 0
+    found: tuple[int, int, int] = gc.get_threshold()
 
 
 @contextlib.contextmanager
@@ -88,29 +96,29 @@ def scheduled_collections(every: float | None) -> Iterator[None]:
 
     Python collects the whole heap whenever a quarter more objects have outlived two
     younger collections. Under a burst of connections (the attack bench's spectator fill
-    beside a print flood and a map fill) that was every 3-4 s, each 90-165 ms of CPU on the event
-    loop, and those stalls were the honest players' slowest round trips (action p99
-    115-157 ms; 30 ms with them off). The young generations are still collected as
+    beside a print flood and a map fill) that was every 3-4 s, each 90-165 ms of CPU on
+    the event loop, and those stalls were the honest players' slowest round trips (action
+    p99 115-157 ms; 30 ms with them off). The young generations are still collected as
     Python does (most cycles die there); the whole heap once a minute, so that cycles
     that outlived them are freed all the same and memory stays bounded. The thresholds
     the first app found come back when the last one ends (the tests start many)."""
     if every is None:
         yield
         return
-    if not _scheduling:
-        young = gc.get_threshold()
-        _scheduling.append(young)
-        gc.set_threshold(young[0], young[1], NEVER)
-    else:
-        _scheduling.append(_scheduling[0])
+    with _Scheduling.guard:
+        if _Scheduling.apps == 0:
+            _Scheduling.found = gc.get_threshold()
+            gc.set_threshold(_Scheduling.found[0], _Scheduling.found[1], NEVER)
+        _Scheduling.apps += 1
     task = asyncio.get_running_loop().create_task(_collect_every(every))
     try:
         yield
     finally:
         task.cancel()
-        found = _scheduling.pop()
-        if not _scheduling:
-            gc.set_threshold(*found)
+        with _Scheduling.guard:
+            _Scheduling.apps -= 1
+            if _Scheduling.apps == 0:
+                gc.set_threshold(*_Scheduling.found)
 
 
 async def _collect_every(every: float) -> None:
