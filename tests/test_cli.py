@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from mummy.bots.registry import AGENTS, NEEDS_EXTRA
 from mummy.cli import main
+from mummy.games import games
 
 
 def _help(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -22,6 +22,9 @@ def _bots_in(text: str) -> set[str]:
     return set(re.findall(r"[a-z]+", text))
 
 
+AGENTS = {name: [b.name for b in game.bots] for name, game in games().items()}
+
+
 @pytest.mark.parametrize("game", list(AGENTS))
 def test_play_help_lists_every_bot_of_its_game(capsys: pytest.CaptureFixture[str], game: str) -> None:
     text = _help(capsys, "play", game)
@@ -29,8 +32,9 @@ def test_play_help_lists_every_bot_of_its_game(capsys: pytest.CaptureFixture[str
     assert set(AGENTS[game]) <= listed
     others = {b for g in AGENTS if g != game for b in AGENTS[g]} - set(AGENTS[game])
     assert not others & listed, "a bot of another game"
-    for bot, extra in NEEDS_EXTRA.items():
-        assert f"{bot} needs the {extra} extra" in text
+    for bot in games()[game].bots:
+        if bot.extra:
+            assert f"{bot.name} needs the {bot.extra} extra" in text
 
 
 def test_sim_help_lists_every_bot_of_every_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mummy.analysis.review import ANALYSES, TombAnalysis, TreasureAnalysis
+from mummy.analysis.review import TombAnalysis, TreasureAnalysis
 from mummy.cli import main
+from mummy.games import game_named
 from mummy.tomb.record import to_record as tomb_record
 from tests.analysis.helpers import TINY_STRONG, TINY_TREASURE, tomb_game, treasure_record
 
@@ -17,8 +18,8 @@ from tests.analysis.helpers import TINY_STRONG, TINY_TREASURE, tomb_game, treasu
 @pytest.fixture(autouse=True)
 def small_searches(monkeypatch: pytest.MonkeyPatch) -> None:
     """The command's analysts, at the tests' small sizes."""
-    monkeypatch.setitem(ANALYSES, "tomb", TombAnalysis(TINY_STRONG))
-    monkeypatch.setitem(ANALYSES, "treasure", TreasureAnalysis(TINY_TREASURE))
+    monkeypatch.setitem(game_named("tomb").loaded, "analysis", TombAnalysis(TINY_STRONG))
+    monkeypatch.setitem(game_named("treasure").loaded, "analysis", TreasureAnalysis(TINY_TREASURE))
 
 
 def write(path: Path, record: object) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from mummy.analysis.review import TombAnalysis
 from mummy.bots.registry import make_agent
-from mummy.server.coach_jobs import hint_job, tomb_hint
+from mummy.server.coach_jobs import hint_job
 from mummy.tomb import game as tomb_game
 from mummy.tomb.game import TombGame
 from mummy.tomb.record import to_record
@@ -35,5 +36,5 @@ def test_the_hint_is_the_same_whatever_the_bought_die_will_be(monkeypatch: pytes
     plans = set()
     for face in range(1, 7):
         monkeypatch.setattr(tomb_game, "bought_die", lambda *args, face=face: face)
-        plans.add(tuple(tomb_hint(before_a_purchase(), 0, "quick")["actions"]))
+        plans.add(tuple(TombAnalysis().at("quick").hint(before_a_purchase(), 0)["actions"]))
     assert plans == {("buy",)}

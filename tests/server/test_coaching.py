@@ -19,7 +19,7 @@ from mummy.bots.registry import make_agent
 from mummy.games import KINDS
 from mummy.server import clock, coaching
 from mummy.server.app import create_app
-from mummy.server.coach_jobs import JOBS, analyses
+from mummy.server.coach_jobs import JOBS, analysis
 from mummy.server.coaching import against, history_steps
 from mummy.server.lanes import Lane
 from mummy.server.limits import Limits
@@ -115,7 +115,7 @@ def test_par_is_computed_when_a_solo_game_ends_stored_and_reproducible(coached: 
                 break
         assert pushed == par
     record = coached.get(f"/api/games/{game_id}/record").json()
-    again = analyses("quick")["tomb"].par(record, 0)  # the same record, the same par: no luck in it
+    again = analysis(KINDS["tomb"], "quick").par(record, 0)  # the same record, the same par: no luck in it
     assert par["par"] == again["par"] and par["score"] == again["score"] == view["result"]["scores"][0]
     assert par["result"] == again["result"] == par["score"] - par["par"]
     assert (par["better"], par["unit"], par["bot"], par["effort"]) == ("higher", "points", "expert", "quick")
@@ -146,7 +146,7 @@ def test_treasure_par_is_in_turns(coached: TestClient) -> None:
     game_id, token = solo(coached, "treasure", sites=["oasis"])
     view = finish(coached, game_id, token, "treasure", config, SEED)
     par = waited(coached, f"/api/games/{game_id}/par")["par"]
-    again = analyses("quick")["treasure"].par(coached.get(f"/api/games/{game_id}/record").json(), 0)
+    again = analysis(KINDS["treasure"], "quick").par(coached.get(f"/api/games/{game_id}/record").json(), 0)
     assert par["par"] == again["par"] and par["unit"] == "turns" and par["better"] == "lower"
     assert par["score"] == view["result"]["turns"][0] and par["result"] == par["par"] - par["score"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from mummy.bots.registry import AGENTS
+from mummy.games import games
 
 
 def make(client: TestClient, **body: object) -> dict:  # type: ignore[type-arg]
@@ -60,7 +60,7 @@ def test_my_games_and_health_and_openapi(client: TestClient) -> None:
     assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions"} <= set(schema["paths"])
     # A seat's bot is any of the registry's (the description said random, greedy or strong).
     described = schema["components"]["schemas"]["SeatIn"]["properties"]["bot"]["description"]
-    assert all(bot in described for bots in AGENTS.values() for bot in bots)
+    assert all(bot.name in described for game in games().values() for bot in game.bots)
 
 
 def test_a_treasure_game_against_a_bot_to_the_end(client: TestClient) -> None:

@@ -1,10 +1,10 @@
 """A game's log in plain language, and a preview of an action before it is made.
 
 A player reads "Hook at B11: 3 coins and an ooze circled", not ``1:3a.r0@B11``. Each
-game has a :class:`Narrator`, in :data:`NARRATORS` by the game's name (like the other
-layers' tables, ``sim/kinds.py`` and ``terminal/kinds.py``): it takes a light snapshot
-of what an action may change (:meth:`Narrator.before`), and once the engine has applied
-the action it says in a sentence what the action did and gained, read from the
+game has a :class:`Narrator`, named by its registration and found in :data:`NARRATORS`
+by the game's name (like the other layers' parts, ``sim/kinds.py``, ``terminal/kinds.py``):
+it takes a light snapshot of what an action may change (:meth:`Narrator.before`), and
+once the engine has applied the action it says in a sentence what the action did and gained, read from the
 difference between the game before and after (the sheet's tracks, the engine's events on
 ``sheet.events``), and what chance revealed (:class:`Line`). Each action is narrated
 once, when it is applied: the server keeps the last few sentences with the game.
@@ -22,9 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Protocol
 
-from mummy.games import KINDS
-from mummy.render.narrate_tomb import TombNarrator
-from mummy.render.narrate_treasure import TreasureNarrator
+from mummy.games import Parts
 from mummy.render.narrate_words import Dice, Line
 
 __all__ = ["LOG_TAIL", "NARRATORS", "Dice", "Line", "Narrator", "log_entry", "narrator_named"]
@@ -54,18 +52,14 @@ class Narrator(Protocol):
         ...
 
 
-_TOMB: Final[Narrator] = TombNarrator()
-_TREASURE: Final[Narrator] = TreasureNarrator()
-NARRATORS: Final[dict[str, Narrator]] = {n.name: n for n in (_TOMB, _TREASURE)}
-assert set(NARRATORS) == set(KINDS), "every game kind has a narrator"
+#: Each game's narrator, by the game's name (its registration's ``narrator``).
+NARRATORS: Final[Parts] = Parts("narrator")
 
 
 def narrator_named(name: str) -> Narrator:
     """The narrator of the game called ``name``."""
-    try:
-        return NARRATORS[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r}; games: {', '.join(NARRATORS)}") from None
+    narrator: Narrator = NARRATORS.named(name)
+    return narrator
 
 
 def log_entry(version: int, seat: int, name: str, text: str, line: Line) -> dict[str, Any]:

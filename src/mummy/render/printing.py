@@ -1,6 +1,6 @@
 """``mummy print``: each game's printable pages, and writing them as PDF or SVG.
 
-The CLI looks a game up in :data:`PRINTS` and never asks which one it is (as with
+The CLI and the server look a game up in :data:`PRINTS` and never ask which one it is (as with
 terminal/kinds.py). A printer adds its own options and turns the parsed arguments into
 pages (SVG documents); :func:`write_pages` writes them by the output's extension: one PDF
 (render/pdf.py), or SVG files, one a page.
@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from mummy.core.rng import parse_seed
+from mummy.games import Parts
 from mummy.render.pdf import PrintUnavailable, pdf_document
 from mummy.render.print_tomb import tomb_sheet
-from mummy.render.print_treasure import treasure_pages
+from mummy.render.print_treasure import treasure_page, treasure_pages
 from mummy.render.svg import PAPERS
-from mummy.tomb.content import MapSpec, load_map_file, map_spec, tile_table
+from mummy.tomb.content import MapSpec, load_map_file, map_spec, register_map_text, tile_table
 from mummy.treasure.content import piles, sites
 
 FORMATS: Final = (".pdf", ".svg")
@@ -33,6 +34,11 @@ class PrintKind(Protocol):
     def pages(self, args: argparse.Namespace) -> tuple[list[str], str]:
         """The pages (SVG documents) and the document's title; ValueError or a
         MummyError for an argument that names nothing printable."""
+        ...
+
+    def sheet(self, map_id: str, map_text: str | None, paper: str, seed: int | None, page: int) -> str:
+        """One page as SVG for the server's print routes: the game's sheet on a map (a
+        custom map's text, if any, is registered first, as a load does) or its ``page``."""
         ...
 
 
@@ -52,6 +58,11 @@ class TombPrint:
         spec = tomb_map_named(args.map)
         sheet = tomb_sheet(spec, tile_table(), args.paper, args.seed)
         return [sheet], f"The Mummy's Tomb: player sheet, {spec.title}"
+
+    def sheet(self, map_id: str, map_text: str | None, paper: str, seed: int | None, page: int) -> str:
+        if map_text is not None:
+            register_map_text(map_text)  # a custom map, as a load registers it
+        return tomb_sheet(map_spec(map_id), tile_table(), paper, seed)
 
 
 def seed_argument(text: str) -> int:
@@ -80,8 +91,12 @@ class TreasurePrint:
     def pages(self, args: argparse.Namespace) -> tuple[list[str], str]:
         return treasure_pages(sites(), piles(), args.paper), "Mummy's Treasure: excavation sites and tiles"
 
+    def sheet(self, map_id: str, map_text: str | None, paper: str, seed: int | None, page: int) -> str:
+        return treasure_page(sites(), piles(), paper, page)
 
-PRINTS: Final[dict[str, PrintKind]] = {"tomb": TombPrint(), "treasure": TreasurePrint()}
+
+#: Each game's printout, by the game's name (its registration's ``printer``).
+PRINTS: Final[Parts] = Parts("printer")
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:

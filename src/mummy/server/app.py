@@ -31,7 +31,7 @@ from mummy.server.hub import Hub
 from mummy.server.limits import Guard, Limits, Shunned
 from mummy.server.logs import RequestFields
 from mummy.server.play import Play, Workers
-from mummy.server.routes import analysis, boards, companion, games, maps, pages, printing
+from mummy.server.routes import analysis, boards, companion, games, kinds, maps, pages, printing
 from mummy.server.service import GameService
 from mummy.server.sheets import Sheets
 
@@ -166,8 +166,9 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(limits.allowed_hosts))
     app.add_middleware(RequestFields)
     app.mount("/static", pages.static_files(app.state.assets), name="static")
-    for router in (pages.router, games.router, boards.router, companion.router, printing.router, maps.router,
-                   sockets.router):
+    # kinds before games: /api/games/kinds is no game's id.
+    for router in (pages.router, kinds.router, games.router, boards.router, companion.router, printing.router,
+                   maps.router, sockets.router):
         app.include_router(router)
     analysis.install(app)  # coaching: par, reviews, hints (routes/analysis.py)
     return app

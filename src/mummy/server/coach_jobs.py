@@ -26,44 +26,24 @@ from multiprocessing.connection import Connection
 from typing import Any, Final
 
 from mummy.analysis.common import Progress, ReviewError
-from mummy.analysis.review import ANALYSES, TombAnalysis, TreasureAnalysis
-from mummy.analysis.tomb import DEFAULT as TOMB_DEFAULT
-from mummy.analysis.tomb import TombAnalyst, bot_plan
-from mummy.analysis.tomb import move as tomb_move
-from mummy.analysis.treasure import DEFAULT as TREASURE_DEFAULT
-from mummy.analysis.treasure import Options, TreasureAnalyst, best_of
-from mummy.analysis.treasure import move as treasure_move
-from mummy.analysis.treasure_values import TreasureValues
-from mummy.bots.registry import bot_seed
-from mummy.bots.tomb_search import Beam
+from mummy.analysis.review import ANALYSES, EFFORTS, GameAnalysis
 from mummy.core.errors import MummyError
-from mummy.games import KINDS, GameKind, kind_of_record
+from mummy.games import GameKind, kind_of_record
 from mummy.render.narrate import narrator_named
-from mummy.render.print_tomb import tomb_sheet
-from mummy.render.print_treasure import treasure_page
-from mummy.tomb.content import map_spec, register_map_text, tile_table
-from mummy.treasure.content import piles, sites
+from mummy.render.printing import PRINTS
 
-#: The strongest bots' search sizes by effort: "full" is theirs; "quick" the analysis
-#: tests' small searches (a whole game's par in a second or two, not a minute), the
-#: expert's last-round and leftover searches included (at full size they took two thirds
-#: of a quick par's time).
-EFFORTS: Final[dict[str, tuple[TombAnalyst, TreasureAnalyst]]] = {
-    "full": (TOMB_DEFAULT, TREASURE_DEFAULT),
-    "quick": (TombAnalyst("expert", Beam(2, 3, 4), Beam(1, 2, 2), 2, last=Beam(30, 50, 8), rest=Beam(4, 8, 4)),
-              TreasureAnalyst("exact", exact_free=3)),
-}
 #: Seconds between two progress messages of a child (a review of a Treasure game reports
 #: after every choice).
 PROGRESS_EVERY: Final = 0.2
 
 
-def analyses(effort: str) -> dict[str, Any]:
-    """Each game's analysis (``mummy.analysis.review``) at this effort."""
-    tomb, treasure = EFFORTS[effort]
-    out: dict[str, Any] = {"tomb": TombAnalysis(tomb), "treasure": TreasureAnalysis(treasure)}
-    assert set(out) == set(ANALYSES)
-    return out
+def analysis(kind: GameKind, effort: str) -> GameAnalysis:
+    """The game's analysis (``mummy.analysis.review``) at this effort, or a ReviewError
+    for a game without one."""
+    if kind.name not in ANALYSES:
+        raise ReviewError(f"{kind.title} has no analysis: no par, review or hint")
+    found: GameAnalysis = ANALYSES[kind.name].at(effort)
+    return found
 
 
 def prepared(record: Any, config: dict[str, Any]) -> GameKind:
@@ -80,7 +60,7 @@ def par_job(record: Any, config: dict[str, Any], player: int, effort: str, progr
     """Par of one seat (``analysis.review.par``) without the bot's game record: the bot's
     score (``par``, None for a Treasure site it could not fill) and who set it."""
     kind = prepared(record, config)
-    got = analyses(effort)[kind.name].par(record, player, progress)
+    got = analysis(kind, effort).par(record, player, progress)
     out = {k: v for k, v in got.items() if k != "record"}
     out["effort"] = effort
     return out
@@ -90,7 +70,7 @@ def review_job(record: Any, config: dict[str, Any], player: int, effort: str, pr
     """The review of a seat (``analysis.review.review``), with the three biggest
     mistakes' moves told in sentences (``sentences`` in their ``chosen`` and ``best``)."""
     kind = prepared(record, config)
-    report: dict[str, Any] = analyses(effort)[kind.name].review(record, player, progress)
+    report: dict[str, Any] = analysis(kind, effort).review(record, player, progress)
     for index in report["mistakes"]:
         decision = report["decisions"][index]
         for which in ("chosen", "best"):
@@ -117,69 +97,27 @@ def plan_words(kind: GameKind, record: Any, player: int, first: int, actions: li
     return out
 
 
-def tomb_hint(game: Any, player: int, effort: str) -> dict[str, Any]:
-    """The Tomb's hint: the strongest bot's plan up to the end of the round or a bought
-    die (seeded as par seeds it), as a review's move (notation, JSON)."""
-    analyst = EFFORTS[effort][0]
-    plan = bot_plan(analyst.agent(bot_seed(game.seed, player)), game, player)
-    return {**tomb_move(plan, 0.0, game.maps[player].grid), "worth": None, "exact": None, "bot": analyst.bot}
-
-
-def treasure_hint(game: Any, player: int, effort: str) -> dict[str, Any]:
-    """Treasure's hint: the choice with the fewest expected turns to fill the site (the
-    exact values, docs/analysis.md §4), worth the expected total turns of the game."""
-    analyst = EFFORTS[effort][1]
-    legal = game.legal_actions(player)
-    if len(legal) == 1:  # the roll that starts a turn, or a forced take: nothing to weigh
-        return {**treasure_move(legal[0], 0.0, game.grid(player)), "worth": None, "exact": None, "bot": analyst.bot}
-    options, analysis = Options(TreasureValues(game.boards[player], analyst.exact_free)).of(game, player)
-    action, value = best_of(options)
-    turns = game.state.turns[player]
-    return {**treasure_move(action, turns + value, game.grid(player)), "exact": analysis.exact, "bot": analyst.bot}
-
-
-#: Each game's hint, keyed like the other layers' tables (checked against the registry).
-HINTERS: Final[dict[str, Callable[[Any, int, str], dict[str, Any]]]] = {"tomb": tomb_hint, "treasure": treasure_hint}
-assert set(HINTERS) == set(KINDS), "every game kind has its hint"
-
-
 def hint_job(record: Any, config: dict[str, Any], player: int, effort: str, progress: Progress) -> dict[str, Any]:
-    """The strongest bot's choice for the seat now (each game's :data:`HINTERS`), with its
-    moves in sentences, as a review's."""
+    """The strongest bot's choice for the seat now (each game's analysis, ``hint``), with
+    its moves in sentences, as a review's."""
     kind = prepared(record, config)
     game = kind.replay_record(record).game
     if kind.is_over(game) or player not in kind.to_act(game):
         raise ReviewError("it is not your turn: there is nothing to hint")
-    out = HINTERS[kind.name](game, player, effort)
+    out = analysis(kind, effort).hint(game, player)
     out["sentences"] = plan_words(kind, record, player, len(record["actions"]), out["actions"])
     out["effort"] = effort
     progress(1, 1)
     return out
 
 
-def _tomb_sheet(map_id: str, map_text: str | None, paper: str, seed: int | None, page: int) -> str:
-    if map_text is not None:
-        register_map_text(map_text)  # a custom map, as a load registers it
-    return tomb_sheet(map_spec(map_id), tile_table(), paper, seed)
-
-
-def _treasure_sheet(map_id: str, map_text: str | None, paper: str, seed: int | None, page: int) -> str:
-    return treasure_page(sites(), piles(), paper, page)
-
-
-#: Each game's printable sheet: (map, a custom map's text, paper, seed, page) -> SVG.
-SHEETS: Final[dict[str, Callable[[str, str | None, str, int | None, int], str]]] = {
-    "tomb": _tomb_sheet, "treasure": _treasure_sheet}
-assert set(SHEETS) == set(KINDS), "every game kind has its sheet"
-
-
 def sheet_job(game: str, map_id: str, map_text: str | None, paper: str, seed: int | None, page: int,
               progress: Progress) -> str:
-    """A printable sheet as SVG (``server.sheets``, each game's :data:`SHEETS`): the Tomb's
+    """A printable sheet as SVG (``server.sheets``, each game's printer): the Tomb's
     player sheet for a map, or a page of Treasure's printout. Drawn in a child too: 15-20
     ms of CPU a sheet, which in a thread of the server held the interpreter lock against
-    the event loop (issue 32)."""
-    out = SHEETS[game](map_id, map_text, paper, seed, page)
+    the event loop."""
+    out = str(PRINTS.named(game).sheet(map_id, map_text, paper, seed, page))
     progress(1, 1)
     return out
 
@@ -233,7 +171,7 @@ def main(argv: list[str]) -> None:
     child_main(Connection(jobs, writable=False), Connection(answers, readable=False), nice, parent)
 
 
-__all__ = ["EFFORTS", "HINTERS", "JOBS", "SHEETS", "analyses", "child_main", "hint_job", "main", "par_job",
+__all__ = ["EFFORTS", "JOBS", "analysis", "child_main", "hint_job", "main", "par_job",
            "plan_words", "review_job", "run", "sheet_job"]
 
 

@@ -7,12 +7,12 @@ Bodies are read strictly, as the websocket reads its messages: ``"version": true
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from mummy.bots.registry import bots_help
-from mummy.games import KINDS
+from mummy.games import KINDS, games
 from mummy.server.text import control_fault
 
 
@@ -45,8 +45,16 @@ Text = Annotated[str, AfterValidator(_without_controls(multiline=False))]
 FileText = Annotated[str, AfterValidator(_without_controls(multiline=True))]
 #: Bodies are read strictly (see the module's docstring).
 STRICT = ConfigDict(strict=True)
-#: The games a route takes by name (the registry's, ``mummy.games.KINDS``).
-GameName = Literal["tomb", "treasure"]
+def _registered(name: str) -> str:
+    if name not in games():
+        raise ValueError(f"unknown game {name!r}; games: {', '.join(games())}")
+    return name
+
+
+#: The games a route takes by name: the registry's (:mod:`mummy.games`), as registered
+#: when the schema is read (a game registered later is in it too).
+GameName = Annotated[str, AfterValidator(_registered),
+                     Field(max_length=32, json_schema_extra=lambda schema: schema.update(enum=list(games())))]
 
 
 class SeatIn(BaseModel):
@@ -63,7 +71,11 @@ class DailyIn(BaseModel):
 
 
 class CreateGame(BaseModel):
-    model_config = STRICT
+    """A new game: the game, its seats, and its options. The options below are the
+    packaged games'; a game registered from elsewhere takes its own options as further
+    fields (``extra``), each read only if its kind reads it (``GameKind.config_keys``)."""
+
+    model_config = ConfigDict(strict=True, extra="allow")
     game: GameName
     seats: list[SeatIn] = Field(min_length=1, max_length=8)
     map: Text = Field(default="map1", max_length=40, description="Tomb map: map1, a generated or a custom map's id")
@@ -79,7 +91,8 @@ class CreateGame(BaseModel):
     def config(self) -> dict[str, Any]:
         """The game's set-up as the service takes it: the fields its kind reads
         (``GameKind.config_keys``), so that no route asks which game it is."""
-        return {key: getattr(self, key) for key in KINDS[self.game].config_keys}
+        given = {**(self.model_extra or {}), **dict(self)}
+        return {key: given[key] for key in KINDS[self.game].config_keys if key in given}
 
 
 class ActIn(BaseModel):

@@ -1,4 +1,4 @@
-"""The simulator's part of each game, by the game's name in :data:`mummy.games.KINDS`.
+"""The simulator's part of each game, by the game's name in the registry (:mod:`mummy.games`).
 
 A :class:`SimKind` plays one game between bots from its spec, sums a run up, prints the
 summary and writes the report's sections; the runner, the summary and the report look
@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Final, Protocol
 
-from mummy.games import KINDS
+from mummy.games import Parts
+from mummy.sim.columns import Column
 from mummy.sim.spec import GameSpec
-from mummy.sim.table import Column
-from mummy.sim.tomb import TombSim
-from mummy.sim.treasure import TreasureSim
 
 
 class SimKind(Protocol):
@@ -39,15 +37,11 @@ class SimKind(Protocol):
     def sections(self, rows: list[dict[str, Any]]) -> list[str]: ...
 
 
-_TOMB: Final[SimKind] = TombSim()
-_TREASURE: Final[SimKind] = TreasureSim()
-SIMS: Final[dict[str, SimKind]] = {k.name: k for k in (_TOMB, _TREASURE)}
-assert set(SIMS) == set(KINDS), "every game kind can be simulated"
+#: Each game's simulation, by the game's name (its registration's ``sim``).
+SIMS: Final[Parts] = Parts("sim")
 
 
 def sim_named(name: str) -> SimKind:
     """The simulator's part of the game called ``name``."""
-    try:
-        return SIMS[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r}; games: {', '.join(SIMS)}") from None
+    sim: SimKind = SIMS.named(name)
+    return sim

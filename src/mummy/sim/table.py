@@ -19,9 +19,11 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TextIO
+
+from mummy.sim.columns import Column, game_item, seat_item
+from mummy.sim.kinds import SIMS, sim_named
 
 #: The file formats by the ``--out`` file's extension; any other extension is JSON lines.
 TABLE_SUFFIXES: Final = (".parquet", ".csv")
@@ -56,38 +58,6 @@ def need(module: str, what: str) -> Any:
         raise AnalysisUnavailable(f"{what} needs {module.split('.')[0]}: pip install 'mummy[analysis]'") from None
 
 
-@dataclass(frozen=True)
-class Column:
-    """One column of the table: its name, type (a key of :data:`TYPES`), what it means,
-    and its value for a seat of a game line."""
-
-    name: str
-    type: str
-    meaning: str
-    value: Callable[[dict[str, Any], int], object]
-
-
-def seat_item(field: str, *keys: str) -> Callable[[dict[str, Any], int], object]:
-    """The value of a column read from a line as ``line[field][seat][key]...``."""
-    def value(line: dict[str, Any], seat: int) -> object:
-        item = line[field][seat]
-        for key in keys:
-            item = item[key]
-        return item
-    return value
-
-
-def game_item(field: str, *keys: str) -> Callable[[dict[str, Any], int], object]:
-    """The value of a column read from a line as ``line[field][key]...``, the same for
-    every seat of the game."""
-    def value(line: dict[str, Any], seat: int) -> object:
-        item = line[field]
-        for key in keys:
-            item = item[key]
-        return item
-    return value
-
-
 COMMON: Final = (
     Column("game", "string", "the game: `tomb` or `treasure`", lambda r, s: r["game"]),
     Column("game_index", "int64", "the game's number *i* in the run, from 0; the rows of a game share it",
@@ -107,8 +77,6 @@ COMMON: Final = (
 
 def columns_of(game: str) -> tuple[Column, ...]:
     """Every column of a game's table, in order: the common ones, then the game's own."""
-    from mummy.sim.kinds import sim_named
-
     return COMMON + sim_named(game).columns
 
 
@@ -125,8 +93,6 @@ def flatten(lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 def unflatten(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The game lines again from seat rows (rows of a game together, seats in order),
     as far as the table holds them (see each game's ``unflatten``)."""
-    from mummy.sim.kinds import sim_named
-
     games: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for row in rows:
         games.setdefault((row["game"], row["game_index"]), []).append(row)
@@ -279,8 +245,6 @@ def read_rows(path: str | Path) -> list[dict[str, Any]]:
 
 def check_columns(row: dict[str, Any]) -> tuple[Column, ...]:
     """The columns the first row's game needs, or :class:`NotATable` naming those missing."""
-    from mummy.sim.kinds import SIMS
-
     game = row.get("game")
     if game not in SIMS:
         raise NotATable("no `game` column naming a game")
@@ -302,8 +266,6 @@ def read_lines(path: str | Path) -> list[dict[str, Any]]:
 def schema_markdown(game: str | None = None) -> str:
     """The columns as a Markdown table (column, type, meaning): the common ones when
     ``game`` is None, else the game's own (the documentation prints these)."""
-    from mummy.sim.kinds import sim_named
-
     cols = COMMON if game is None else sim_named(game).columns
     lines = ["| column | type | meaning |", "|---|---|---|"]
     lines += [f"| `{c.name}` | {c.type} | {c.meaning} |" for c in cols]

@@ -10,8 +10,8 @@ from typing import Any
 
 from mummy.bots.registry import bot_seed, make_agent
 from mummy.sim.charts import bar_chart, esc, histogram, percentile, table
+from mummy.sim.columns import Column, seat_item
 from mummy.sim.spec import GameSpec
-from mummy.sim.table import Column, seat_item
 from mummy.tomb.content import is_map, map_spec
 from mummy.tomb.game import PlayerSetup, TombGame
 from mummy.tomb.record import to_record

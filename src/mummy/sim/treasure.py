@@ -9,8 +9,8 @@ from typing import Any
 
 from mummy.bots.registry import bot_seed, make_agent
 from mummy.sim.charts import bar_chart, dash, histogram, table
+from mummy.sim.columns import Column, game_item
 from mummy.sim.spec import GameSpec
-from mummy.sim.table import Column, game_item
 from mummy.treasure.content import piles
 from mummy.treasure.content import sites as sites_of
 from mummy.treasure.game import MAX_PLAYERS, Seat, TreasureGame

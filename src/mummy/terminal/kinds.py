@@ -13,7 +13,7 @@ from typing import Any, Final, Protocol
 from mummy.bots.registry import bot_names, bot_seed, bots_help, make_agent
 from mummy.core.errors import ContentError
 from mummy.core.rng import new_seed
-from mummy.games import KINDS
+from mummy.games import Parts
 from mummy.render.tomb_text import render_sheet
 from mummy.render.treasure_text import render_game, result_text
 from mummy.terminal.tomb_play import run as run_tomb
@@ -168,7 +168,5 @@ class TreasureTerminal:
         return render_game(game), result_text(game) if game.is_over else "game in progress"
 
 
-_TOMB: Final[TerminalKind] = TombTerminal()
-_TREASURE: Final[TerminalKind] = TreasureTerminal()
-TERMINALS: Final[dict[str, TerminalKind]] = {k.name: k for k in (_TOMB, _TREASURE)}
-assert set(TERMINALS) == set(KINDS), "every game kind can be played in the terminal"
+#: Each game's terminal front, by the game's name (its registration's ``terminal``).
+TERMINALS: Final[Parts] = Parts("terminal")

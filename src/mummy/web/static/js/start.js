@@ -5,10 +5,10 @@ import { $, h } from "./dom.js";
 import { titleOf } from "./games.js";
 import { bulb, parLine, signed } from "./par.js";
 
-const SITES = ["oasis", "valley", "temple", "pyramid"];
-const BOTS = ["random", "greedy", "strong"];
 const BOT_NAMES = ["Sphinx", "Anubis", "Horus", "Bastet", "Thoth", "Sobek", "Hathor", "Ptah"];
-const LIMITS = { tomb: 8, treasure: 4 };
+// The games this server plays, by name, as it describes them (GET /api/games/kinds): each
+// one's seat limits, bots and options. The form is built from this; nothing here repeats it.
+let KINDS = {};
 const NAME_KEY = "mummy.name";
 
 const app = $("app");
@@ -17,7 +17,6 @@ const gameKind = $("game-kind");
 const seatList = $("seats");
 const addSeat = $("add-seat");
 const seatLimit = $("seat-limit");
-const firstSeat = $("first-seat");
 const createButton = $("create");
 const createMessage = $("create-message");
 
@@ -36,31 +35,95 @@ function rememberName(name) {
   try { if (name) localStorage.setItem(NAME_KEY, name); } catch { /* private mode: no memory */ }
 }
 
+// -- new game: the games and their options ---------------------------------------------------
+function limitOf(game) { return KINDS[game] ? KINDS[game].seats.max : 1; }
+function optionsOf(game, type) { return KINDS[game] ? KINDS[game].options.filter((o) => o.type === type) : []; }
+// Every game's options that are one choice per seat (Treasure's sites), with their game.
+function seatChoices() { return Object.values(KINDS).flatMap((g) => optionsOf(g.name, "seat-choice").map((o) => [g.name, o])); }
+
+// One option of a game as a form field: a select (a choice, or a seat), or a checkbox.
+function optionField(game, option) {
+  const id = `${game}-${option.key}`;
+  const help = h("p", { id: `${id}-help`, class: "help muted" }, option.help);
+  if (option.type === "flag") {
+    const box = h("input", { id, name: option.key, type: "checkbox", "aria-describedby": help.id });
+    box.checked = Boolean(option.default);
+    return [h("div", { class: "field checkbox" }, box, h("label", { for: id }, option.label)), help];
+  }
+  const select = h("select", { id, name: option.key, "aria-describedby": help.id, "data-type": option.type },
+    option.choices.map((c) => h("option", { value: c.value }, c.label)));
+  if (option.type === "choice" && option.default !== null) select.value = String(option.default);
+  return [h("div", { class: "field" }, h("label", { for: id }, option.label), select), help];
+}
+
+function optionsFieldset(game) {
+  const fields = game.options.filter((o) => o.type !== "seat-choice").flatMap((o) => optionField(game.name, o));
+  const perSeat = optionsOf(game.name, "seat-choice").map((o) => `Each seat picks its ${o.label.toLowerCase()} below.`);
+  return h("fieldset", { id: `${game.name}-options`, class: "options", "data-game": game.name, hidden: true },
+    h("legend", {}, game.title), fields,
+    h("p", { class: "help muted" }, [game.summary, ...perSeat].join(" ")));
+}
+
+// The form from the server's description of its games.
+function buildKinds(list) {
+  KINDS = Object.fromEntries(list.map((g) => [g.name, g]));
+  const chosen = gameKind.value;
+  gameKind.replaceChildren(...list.map((g) => h("option", { value: g.name }, g.title)));
+  if (KINDS[chosen]) gameKind.value = chosen;
+  $("game-options").replaceChildren(...list.map(optionsFieldset));
+}
+
 // -- new game: seats -------------------------------------------------------------------------
 let rowCounter = 0;
 
 function seatRows() { return Array.from(seatList.querySelectorAll("li.seat")); }
 
+// A seat's choice of a person or one of the game's bots (those this server can seat), each
+// bot with its strength in words; a chosen bot the other game lacks falls back to a person.
+function fillBots(select, game) {
+  const chosen = select.value;
+  const bots = KINDS[game] ? KINDS[game].bots.filter((b) => b.available) : [];
+  select.replaceChildren(h("option", { value: "" }, "Person"),
+    ...bots.map((b) => h("option", { value: b.name, title: b.strength }, `Bot: ${b.name}`)));
+  select.value = bots.some((b) => b.name === chosen) ? chosen : "";
+  sayStrength(select);
+}
+
+// Under a seat that a bot takes, how well that bot plays (the server's words).
+function sayStrength(select) {
+  const row = select.closest("li.seat");
+  const line = row && row.querySelector(".seat-strength");
+  if (!line) return;
+  const bot = KINDS[gameKind.value]?.bots.find((b) => b.name === select.value);
+  line.textContent = bot ? `${bot.name}: ${bot.strength}` : "";
+  line.hidden = !bot;
+}
+
 function makeSeatRow(bot = "", name = "") {
   const n = ++rowCounter;
-  const kind = h("select", { id: `seat-kind-${n}`, class: "seat-kind" },
-    h("option", { value: "" }, "Person"),
-    BOTS.map((b) => h("option", { value: b }, `Bot: ${b}`)));
+  const kind = h("select", { id: `seat-kind-${n}`, class: "seat-kind" });
+  fillBots(kind, gameKind.value);
   kind.value = bot;
   const nameInput = h("input", {
     id: `seat-name-${n}`, class: "seat-name", type: "text", maxlength: "40", autocomplete: "off", spellcheck: "false",
   });
   nameInput.value = name;
-  const site = h("select", { id: `seat-site-${n}`, class: "seat-site" },
-    SITES.map((s) => h("option", { value: s }, title(s))));
-  site.value = SITES[seatRows().length % SITES.length];
+  const index = seatRows().length;
+  const perSeat = seatChoices().map(([game, option]) => {
+    const select = h("select", { id: `seat-${option.key}-${n}`, class: `seat-${option.key}`, "data-key": option.key },
+      option.choices.map((c) => h("option", { value: c.value }, c.label)));
+    select.value = option.choices[index % option.choices.length].value;
+    return h("div", { class: "seat-field seat-choice", "data-game": game },
+      h("label", { for: select.id }, option.label), select);
+  });
   const kindLabel = h("label", { for: kind.id, class: "seat-label" }, "Seat");
   const remove = h("button", { type: "button", class: "seat-remove" }, "Remove");
   const row = h("li", { class: "seat", "data-testid": "seat" },
     h("div", { class: "seat-field" }, kindLabel, kind),
     h("div", { class: "seat-field grow" }, h("label", { for: nameInput.id }, "Name"), nameInput),
-    h("div", { class: "seat-field site-field" }, h("label", { for: site.id }, "Site"), site),
-    h("div", { class: "seat-field seat-actions" }, remove));
+    perSeat,
+    h("div", { class: "seat-field seat-actions" }, remove),
+    h("p", { class: "seat-strength help muted", hidden: true }));
   kind.addEventListener("change", () => {
     // A bot gets a name to go by (editable); a person's typed name is never replaced.
     if (kind.value && (!nameInput.value.trim() || nameInput.dataset.auto === "1")) {
@@ -71,6 +134,7 @@ function makeSeatRow(bot = "", name = "") {
       nameInput.value = "";
       delete nameInput.dataset.auto;
     }
+    sayStrength(kind);
     refreshSeats();
   });
   nameInput.addEventListener("input", () => { delete nameInput.dataset.auto; refreshSeats(); });
@@ -93,7 +157,7 @@ function seatName(row, index) {
 function refreshSeats() {
   const game = gameKind.value;
   const rows = seatRows();
-  const limit = LIMITS[game];
+  const limit = limitOf(game);
   rows.forEach((row, i) => {
     const kindLabel = row.querySelector(".seat-label");
     kindLabel.textContent = `Seat ${i + 1}`;
@@ -101,11 +165,14 @@ function refreshSeats() {
     nameInput.placeholder = `player ${i + 1}`;
     nameInput.setAttribute("aria-label", `Seat ${i + 1}: name`);
     row.querySelector(".seat-kind").setAttribute("aria-label", `Seat ${i + 1}: a person or a bot`);
-    row.querySelector(".seat-site").setAttribute("aria-label", `Seat ${i + 1}: site`);
+    for (const field of row.querySelectorAll(".seat-choice")) {
+      field.hidden = field.dataset.game !== game;
+      const label = field.querySelector("label").textContent.toLowerCase();
+      field.querySelector("select").setAttribute("aria-label", `Seat ${i + 1}: ${label}`);
+    }
     const remove = row.querySelector(".seat-remove");
     remove.disabled = rows.length <= 1;
     remove.setAttribute("aria-label", `Remove seat ${i + 1}`);
-    row.querySelector(".site-field").hidden = game !== "treasure";
     row.classList.toggle("extra", i >= limit);
   });
   addSeat.disabled = rows.length >= limit;
@@ -113,17 +180,19 @@ function refreshSeats() {
     ? `${titleOf(game)} seats at most ${limit} players: remove ${rows.length - limit}.`
     : `${rows.length} of at most ${limit} seats.`;
   seatLimit.classList.toggle("warning", rows.length > limit);
-  // Who starts (Treasure): one option a seat, keeping the choice when it still exists.
-  const chosen = firstSeat.value;
-  firstSeat.replaceChildren(...rows.slice(0, LIMITS.treasure).map((row, i) =>
-    h("option", { value: String(i) }, `Seat ${i + 1}: ${seatName(row, i)}`)));
-  firstSeat.value = chosen && Number(chosen) < Math.min(rows.length, LIMITS.treasure) ? chosen : "0";
+  // A seat option (Treasure's who starts): one choice a seat, kept when it still exists.
+  for (const select of document.querySelectorAll(`#${game}-options select[data-type="seat"]`)) {
+    const chosen = select.value;
+    const shown = rows.slice(0, limit);
+    select.replaceChildren(...shown.map((row, i) => h("option", { value: String(i) }, `Seat ${i + 1}: ${seatName(row, i)}`)));
+    select.value = chosen && Number(chosen) < shown.length ? chosen : "0";
+  }
 }
 
 function refreshKind() {
   const game = gameKind.value;
-  $("tomb-options").hidden = game !== "tomb";
-  $("treasure-options").hidden = game !== "treasure";
+  for (const fieldset of $("game-options").querySelectorAll("fieldset")) fieldset.hidden = fieldset.dataset.game !== game;
+  for (const select of seatList.querySelectorAll(".seat-kind")) fillBots(select, game);
   refreshSeats();
 }
 
@@ -131,20 +200,20 @@ function refreshKind() {
 function collect() {
   const game = gameKind.value;
   const rows = seatRows();
-  if (rows.length > LIMITS[game]) return `${titleOf(game)} seats at most ${LIMITS[game]} players: remove ${rows.length - LIMITS[game]} seat(s).`;
+  const limit = limitOf(game);
+  if (rows.length > limit) return `${titleOf(game)} seats at most ${limit} players: remove ${rows.length - limit} seat(s).`;
   const seatsBody = rows.map((row) => ({
     name: row.querySelector(".seat-name").value.trim() || null,
     bot: row.querySelector(".seat-kind").value || null,
   }));
   if (!seatsBody.some((s) => !s.bot)) return "At least one seat must be a person: make a seat a Person.";
   const body = { game, seats: seatsBody };
-  if (game === "tomb") {
-    body.map = $("tomb-map").value;
-    body.mode = $("tomb-mode").value;
-  } else {
-    body.sites = rows.map((row) => row.querySelector(".seat-site").value);
-    body.movable = $("movable").checked;
-    body.first = Number(firstSeat.value) || 0;
+  for (const option of KINDS[game].options) {
+    const field = $(`${game}-${option.key}`);
+    if (option.type === "seat-choice") body[option.key] = rows.map((row) => row.querySelector(`.seat-${option.key}`).value);
+    else if (option.type === "flag") body[option.key] = field.checked;
+    else if (option.type === "seat") body[option.key] = Number(field.value) || 0;
+    else body[option.key] = field.value;
   }
   const seedText = $("seed").value.trim();
   if (seedText) {
@@ -175,7 +244,7 @@ async function createGame(event) {
   } catch (error) {
     say(createMessage, errorText(error));
   } finally {
-    createButton.disabled = false;
+    createButton.disabled = Object.keys(KINDS).length === 0;
   }
 }
 
@@ -525,12 +594,10 @@ const FILLS = {
   tomb: (tomb) => {
     const maps = Object.entries(tomb.maps || {});
     if (!maps.length) return;
-    for (const id of ["tomb-map", "best-tomb-map"]) {
-      const select = $(id);
-      const chosen = select.value;
-      select.replaceChildren(...maps.map(([key, m]) => h("option", { value: key }, m.title || key)));
-      if (tomb.maps[chosen]) select.value = chosen;
-    }
+    const select = $("best-tomb-map");
+    const chosen = select.value;
+    select.replaceChildren(...maps.map(([key, m]) => h("option", { value: key }, m.title || key)));
+    if (tomb.maps[chosen]) select.value = chosen;
   },
   treasure: (treasure) => {
     const sites = Object.keys(treasure.sites || {});
@@ -552,6 +619,11 @@ function fillFrom(game) {
 }
 
 // -- start -----------------------------------------------------------------------------------
+try {
+  buildKinds((await api("/api/games/kinds")).games);
+} catch (error) {
+  say(createMessage, `The games could not be loaded (${errorText(error)}): reload the page to try again.`);
+}
 $("daily-name").closest(".field").after(h("p", { class: "help daily-rule" },
   "Your first finished game of the day is your entry on its board; daily games are not on the best scores."));
 const remembered = rememberedName();
@@ -562,7 +634,7 @@ for (const select of document.querySelectorAll("select[data-content]")) {
   for (const event of ["pointerover", "focus"]) select.addEventListener(event, () => fillFrom(select.dataset.content));
 }
 addSeat.addEventListener("click", () => {
-  if (seatRows().length >= LIMITS[gameKind.value]) return;
+  if (seatRows().length >= limitOf(gameKind.value)) return;
   const row = makeSeatRow();
   seatList.append(row);
   refreshSeats();
@@ -580,7 +652,7 @@ refreshKind();
 
 // The form works at once with the usual choices (its game's content completes them), and
 // everything else is asked for at the same time, not one after the other.
-createButton.disabled = false;
+createButton.disabled = Object.keys(KINDS).length === 0;
 await Promise.all([fillFrom(gameKind.value), loadMyGames(), loadDaily("tomb"), loadDaily("treasure"),
   loadBest("tomb"), loadBest("treasure")]);
 app.dataset.ready = "yes";
