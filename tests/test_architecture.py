@@ -8,6 +8,8 @@ registry, or a rules module importing what sits above it fails here with its pla
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -125,6 +127,16 @@ def imports(tree: ast.Module) -> Iterator[tuple[ast.AST, str]]:
                 yield node, alias.name
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             yield node, node.module
+
+
+def test_the_layers_hold() -> None:
+    """import-linter's contracts (pyproject.toml): each layer imports only those below it,
+    and no import cycle joins two layers (``make lint`` runs the same check)."""
+    command = Path(sys.executable).parent / "lint-imports"
+    if not command.exists():
+        pytest.skip("import-linter is not installed (the dev extra)")
+    done = subprocess.run([str(command), "--no-cache"], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
 
 
 @pytest.mark.parametrize("package", ["core", "tomb", "treasure"])

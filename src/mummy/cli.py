@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from mummy import __version__, cli_maps, cli_review
+from mummy.cli_io import UNREADABLE, read_json
 from mummy.core.errors import MummyError, quote
 from mummy.core.rng import parse_seed
 from mummy.terminal import companion
@@ -186,24 +187,6 @@ def _keep(dice: str, reroll: str) -> str:
     for ch in reroll:
         rest.remove(ch)
     return "".join(rest) or "nothing"
-
-
-UNREADABLE = object()
-
-
-def read_json(command: str, path: str) -> object:
-    """A JSON file's content, or UNREADABLE after saying why on stderr (shared by the
-    commands that read a record: replay, verify, and cli_review's par and review)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except OSError as exc:
-        print(f"mummy {command}: cannot read {path}: {exc.strerror}", file=sys.stderr)
-    except UnicodeDecodeError:
-        print(f"mummy {command}: {path} is not UTF-8 text", file=sys.stderr)
-    except json.JSONDecodeError as exc:
-        print(f"mummy {command}: {path} is not JSON: line {exc.lineno}: {exc.msg}", file=sys.stderr)
-    return UNREADABLE
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -38,7 +38,7 @@ def add_parser(sub: Any) -> None:
 
 def read_record(command: str, path: str) -> Any:
     """The record's JSON, or None after saying on stderr why it cannot be read."""
-    from mummy.cli import UNREADABLE, read_json
+    from mummy.cli_io import UNREADABLE, read_json
 
     obj = read_json(command, path)
     return None if obj is UNREADABLE else obj
