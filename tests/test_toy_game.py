@@ -9,6 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx", reason="the server's test client needs httpx (the dev extra)")
+
 from fastapi.testclient import TestClient
 
 from mummy.cli import main

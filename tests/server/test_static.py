@@ -164,13 +164,18 @@ def test_an_unknown_game_gets_the_plain_page_with_the_shell_modules(client: Test
     assert _links(head, "stylesheet") == ["/static/css/app.css", "/static/css/results.css"]
 
 
-def test_each_game_has_the_drawing_module_and_content_its_page_names() -> None:
-    # The server names js/<game>.js for a game; js/games.js must load that same module.
-    from mummy.games import KINDS
+def test_each_game_has_the_drawing_module_and_stylesheet_its_registration_names() -> None:
+    # The registration names the page's module (js/games.js loads it, the server names it
+    # in the game page's head); the module offers what every page asks of a game's module.
+    from mummy.games import games
 
-    games_js = (STATIC / "js" / "games.js").read_text(encoding="utf-8")
-    for game in KINDS:
-        assert (STATIC / "js" / f"{game}.js").is_file() and f'module: "./{game}.js"' in games_js
+    for game in games().values():
+        assert game.page is not None, game.name
+        module = (STATIC / "js" / game.page.module).resolve()
+        assert module.is_file() and (STATIC / game.page.stylesheet.removeprefix("/static/")).is_file()
+        source = module.read_text(encoding="utf-8")
+        for name in ("mount", "renderState", "drawMoveOn", "outcome", "why"):
+            assert re.search(rf"\bexport\b[^;]*\b{name}\b", source), (game.name, name)
 
 
 def test_documents_are_compressed_and_revalidated(client: TestClient) -> None:

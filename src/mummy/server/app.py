@@ -151,7 +151,7 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
     app.state.play = Play(service, hub, workers)
     app.state.relay = None  # listening from the app's start, on PostgreSQL (lifespan)
     app.state.content = pages.content()
-    app.state.assets = pages.make_assets(app.state.content)  # versions for caching: routes/pages.py
+    app.state.assets = pages.make_assets(app.state.content, pages.game_pages())  # versions for caching: routes/pages.py
     # Shared with the socket: limits.uvicorn_options.
     app.state.shunned = Shunned(limits.shun_after, ipv6_prefix=limits.ipv6_prefix)
     hub.shunned = app.state.shunned  # refusals for want of room count too

@@ -38,8 +38,8 @@ import hashlib
 import json
 import mimetypes
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Final
 
@@ -53,6 +53,7 @@ from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from mummy.games import Page
 from mummy.server.limits import CONTENT_SECURITY
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -238,7 +239,7 @@ class Hints:
                  for css in self.stylesheets if css in assets.files]
         links += [f'<link rel="modulepreload" href="/static/{js}?v={assets.files[js].version}">'
                   for js in self.modules if js in assets.files]
-        if self.content is not None:
+        if self.content is not None and self.content in assets.content:
             # crossorigin: the fetch() of js/api.js is a CORS-mode request, and a preload
             # is used only by a request of the same mode.
             links.append(f'<link rel="preload" as="fetch" crossorigin href="/api/content/{self.content}'
@@ -312,21 +313,22 @@ def page_hints(html: str, sources: dict[str, str]) -> Hints:
     return Hints(tuple(graph[1:]), tuple(s for s in stylesheets_of(graph, sources) if f"/static/{s}" not in html))
 
 
-def game_hints(game: str, sources: dict[str, str], known: Hints) -> Hints:
-    """What a game's page needs for ``game``: its drawing module ``js/<game>.js`` (the one
-    js/games.js names) with its graph, the stylesheets they load and the game's content."""
-    graph = module_graph(f"js/{game}.js", sources)
-    return known.plus(Hints(tuple(graph), tuple(stylesheets_of(graph, sources)), game))
+def game_hints(game: str, page: Page, sources: dict[str, str], known: Hints) -> Hints:
+    """What a game's page needs for ``game``: its drawing module (its registration's
+    ``page``, which js/games.js loads) with its graph, its stylesheet and those its modules
+    load, and the game's content."""
+    graph = module_graph(_normal(PurePosixPath("js") / page.module), sources)
+    sheets = [page.stylesheet.removeprefix("/static/"), *stylesheets_of(graph, sources)]
+    return known.plus(Hints(tuple(graph), tuple(dict.fromkeys(sheets)), game))
 
 
-def make_assets(games: Any) -> Assets:
-    """Every static file (in memory, with its version), the games' content (``games``: a
-    dataclass with a field per game), and the pages with their import map and hints: read
-    once, when the app is made."""
+def make_assets(games: Mapping[str, Any], pages: Mapping[str, Page]) -> Assets:
+    """Every static file (in memory, with its version), the games' content (``games``, by
+    the game's name), and the pages with their import map and hints, each game's page
+    with its registration's module (``pages``): read once, when the app is made."""
     files = {p.relative_to(STATIC).as_posix(): p.read_bytes() for p in sorted(STATIC.rglob("*")) if p.is_file()}
-    content = {f.name: Document(json.dumps(getattr(games, f.name), separators=(",", ":"),
-                                              ensure_ascii=False).encode(), "application/json")
-               for f in fields(games)}
+    content = {name: Document(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode(),
+                              "application/json") for name, data in games.items()}
     assets = Assets({path: Document(data, _media_type(path)) for path, data in files.items()}, content)
     sources = {path: data.decode("utf-8") for path, data in files.items() if path.endswith(".js")}
     # "</" cannot occur in our paths; escaped all the same, the map cannot end its script.
@@ -337,8 +339,8 @@ def make_assets(games: Any) -> Assets:
             hints = page_hints(html, sources)
             assets.pages[path] = _page(html, assets, import_map, hints)
             if path == "play.html":
-                for game in content:
-                    assets.games[game] = _page(html, assets, import_map, game_hints(game, sources, hints), game)
+                for game, page in pages.items():
+                    assets.games[game] = _page(html, assets, import_map, game_hints(game, page, sources, hints), game)
     return assets
 
 

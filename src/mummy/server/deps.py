@@ -8,7 +8,6 @@ worker thread, a trip per request that a move's hot path cannot afford.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Header
@@ -19,14 +18,6 @@ from mummy.server.hub import Hub
 from mummy.server.limits import Limits, address_group
 from mummy.server.play import Play
 from mummy.server.service import GameService
-
-
-@dataclass(frozen=True)
-class Content:
-    """The games' content for the browser (maps, tiles, sites, piles), made once per app."""
-
-    tomb: dict[str, Any]
-    treasure: dict[str, Any]
 
 
 def app_state(name: str) -> Callable[[HTTPConnection], Awaitable[Any]]:
@@ -57,7 +48,6 @@ async def map_owner(conn: HTTPConnection) -> MapOwner:
 ServiceDep = Annotated[GameService, Depends(app_state("service"))]
 HubDep = Annotated[Hub, Depends(app_state("hub"))]
 PlayDep = Annotated[Play, Depends(app_state("play"))]
-ContentDep = Annotated[Content, Depends(app_state("content"))]
 #: The request's seat token (``Authorization: Bearer TOKEN``), or None.
 TokenDep = Annotated[str | None, Depends(bearer_token)]
 #: The client as the owner of the custom maps it stores (their quota).

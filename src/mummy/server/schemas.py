@@ -53,8 +53,8 @@ def _registered(name: str) -> str:
 
 #: The games a route takes by name: the registry's (:mod:`mummy.games`), as registered
 #: when the schema is read (a game registered later is in it too).
-GameName = Annotated[str, AfterValidator(_registered),
-                     Field(max_length=32, json_schema_extra=lambda schema: schema.update(enum=list(games())))]
+GameName = Annotated[str, Field(max_length=32, json_schema_extra=lambda schema: schema.update(enum=list(games()))),
+                     AfterValidator(_registered)]
 
 
 class SeatIn(BaseModel):

@@ -16,15 +16,16 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
+from mummy.games import Page, games
 from mummy.server.assets import IMMUTABLE as IMMUTABLE  # the caching rules: server/assets.py
 from mummy.server.assets import REVALIDATE as REVALIDATE
 from mummy.server.assets import STATIC as STATIC
 from mummy.server.assets import Assets, MemoryFiles
 from mummy.server.assets import make_assets as make_assets
 from mummy.server.assets import version_of as version_of
-from mummy.server.deps import Content, ServiceDep
+from mummy.server.deps import ServiceDep
+from mummy.server.errors import ServiceError
 from mummy.server.tutorial import tutorial
-from mummy.web.content import tomb_content, treasure_content
 
 router = APIRouter()
 
@@ -48,9 +49,15 @@ def static_files(assets: Assets) -> StaticFiles:
     return MemoryFiles(assets.files)
 
 
-def content() -> Content:
-    """The games' content, made once per app (``create_app`` keeps it on the app)."""
-    return Content(tomb=tomb_content(), treasure=treasure_content())
+def content() -> dict[str, Any]:
+    """Each game's content for the browser (its registration's ``content``), by the game's
+    name: made once per app (``create_app`` keeps it on the app)."""
+    return {name: game.part("content")() for name, game in games().items() if game.has("content")}
+
+
+def game_pages() -> dict[str, Page]:
+    """Each game's browser module and stylesheet (its registration's ``page``)."""
+    return {name: game.page for name, game in games().items() if game.page is not None}
 
 
 @router.get("/", include_in_schema=False)
@@ -72,23 +79,15 @@ async def replay_page(request: Request, game_id: str) -> Response:
     return await html_page(request, "replay.html")
 
 
-async def _content(request: Request, game: str) -> Response:
-    doc = _assets(request).content[game]
+@router.get("/api/content/{game}", responses={200: {"content": {"application/json": {}}}})
+async def game_content(request: Request, game: str) -> Response:
+    """A game's content for drawing it: the Tomb's maps and tile shapes, Treasure's sites
+    and piles (immutable at the versioned address the pages' import map gives, ``?v=``)."""
+    doc = _assets(request).content.get(game)
+    if doc is None:
+        raise ServiceError(404, "not_found", f"no content for {game!r}; games with content: "
+                                             f"{', '.join(_assets(request).content)}")
     return await doc.answer(request, immutable=request.query_params.get("v") == doc.version)
-
-
-@router.get("/api/content/tomb", responses={200: {"content": {"application/json": {}}}})
-async def content_tomb(request: Request) -> Response:
-    """The Tomb's maps and tile shapes, for drawing sheets and previews (immutable at the
-    versioned address the pages' import map gives, ``?v=``)."""
-    return await _content(request, "tomb")
-
-
-@router.get("/api/content/treasure", responses={200: {"content": {"application/json": {}}}})
-async def content_treasure(request: Request) -> Response:
-    """Treasure's sites and piles, for drawing sites and tiles (immutable at the versioned
-    address, ``?v=``)."""
-    return await _content(request, "treasure")
 
 
 # -- learning the game (docs/web.md, "Learning the game") --------------------------------------

@@ -8,7 +8,7 @@
 import { followAlerts, soundToggle, Sounds } from "./alerts.js";
 import { LiveGame, content, errorText, seats } from "./api.js";
 import { $, gameIdFromPath, h, loadStylesheet } from "./dom.js";
-import { loadModule, titleOf } from "./games.js";
+import { kinds, loadModule, titleOf } from "./games.js";
 
 const STATUS = { open: "connected", connecting: "connecting…", closed: "reconnecting…", disconnected: "disconnected" };
 
@@ -86,6 +86,7 @@ async function main() {
     }
     // The token is the seat's secret: keep it in this browser, not in the address bar.
     if (fromHash) history.replaceState(null, "", location.pathname);
+    await kinds().catch(() => null); // the game's title (its name stands in if the server did not say)
     $("title").textContent = `${titleOf(view.game)}${view.you === null ? " — watching" : ""}`;
     headerFor(view, toggle);
     followAlerts(live, titleOf(view.game), sounds, toggle);

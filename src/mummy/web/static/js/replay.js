@@ -1,9 +1,9 @@
 // The replay page: /replay/{id}[?step=N]. A finished game, step by step: each step is the
 // game after its first N log entries (GET /api/games/{id}/replay?step=N), drawn by the
-// game's own module (games.js: tomb.js renderTombState, treasure.js renderTreasureState).
+// game's own module (its renderState, js/games.js).
 import { ApiError, api, content, errorText } from "./api.js";
 import { $, gameIdFromPath, h } from "./dom.js";
-import { GAMES, loadModule, titleOf } from "./games.js";
+import { kinds, loadModule, titleOf } from "./games.js";
 import { mountReview } from "./review.js";
 
 const PLAY_EVERY = 700; // ms between steps while playing
@@ -28,6 +28,7 @@ const replay = {
   current: 0, // the step asked for
   shown: -1, // the step on screen
   renderer: null, // {draw, data} once loaded, or null with rendererError
+  module: null, // the game's module once loaded (its outcome and why read the result)
   rendererError: null,
   playing: false,
   state: null, // the state of the step on screen
@@ -211,7 +212,7 @@ function resultList(view, words) {
   const result = view.result;
   if (!result) return [h("p", {}, "The game is over.")];
   const names = replay.names;
-  const kind = GAMES[view.game];
+  const kind = replay.module;
   const order = names.map((_, i) => i).sort((a, b) => (result.places[a] ?? 99) - (result.places[b] ?? 99));
   const items = order.map((i) => {
     const place = result.places[i];
@@ -227,15 +228,13 @@ function resultList(view, words) {
 
 // -- loading ---------------------------------------------------------------------------------
 async function loadRenderer(game) {
-  const kind = GAMES[game];
-  if (!kind) return { error: `no drawing module for the game '${game}'` };
-  const path = kind.module.slice(2);
   try {
     const [module, data] = await Promise.all([loadModule(game), content(game)]);
-    if (typeof module[kind.renderer] !== "function") return { error: `${path} has no ${kind.renderer}()` };
-    return { draw: module[kind.renderer], data };
+    replay.module = module;
+    if (typeof module.renderState !== "function") return { error: `the ${titleOf(game)} module has no renderState()` };
+    return { draw: module.renderState, data };
   } catch (error) {
-    return { error: `${path} could not be loaded (${errorText(error)})` };
+    return { error: `the ${titleOf(game)} module could not be loaded (${errorText(error)})` };
   }
 }
 
@@ -258,6 +257,7 @@ async function main() {
   }
   replay.view = view;
   replay.names = view.seats.map((s) => s.name);
+  await kinds().catch(() => null); // the game's title (its name stands in if the server did not say)
   const kind = titleOf(view.game);
   $("title").textContent = `Replay — ${kind}: ${replay.names.join(", ")}`;
   document.title = `mummy — replay of ${kind}`;

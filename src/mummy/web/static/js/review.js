@@ -6,7 +6,7 @@
 // what was lost by round (Tomb) or turn (Treasure), in inline SVG.
 import { ApiError, api, errorText, seats } from "./api.js";
 import { $, h, svg } from "./dom.js";
-import { GAMES, loadModule } from "./games.js";
+import { loadModule } from "./games.js";
 import { PAR_MEANING, parLine } from "./par.js";
 
 const POLL = 1000; // ms between two asks while the review is worked out
@@ -242,9 +242,8 @@ class Review {
 // The Review view on the replay page (once the replay is shown): the button that opens it,
 // and the hook the replay calls after drawing each step (`drawn(step)`).
 export async function mountReview(opts) {
-  const kind = GAMES[opts.view.game];
-  const module = kind ? await loadModule(opts.view.game) : null;
-  const review = new Review({ ...opts, mover: module && module[kind.mover] ? module[kind.mover] : null });
+  const module = await loadModule(opts.view.game).catch(() => null);
+  const review = new Review({ ...opts, mover: module && module.drawMoveOn ? module.drawMoveOn : null });
   window.mummyReview = review; // for tests and the curious
   const button = $("review-open");
   button.hidden = false;

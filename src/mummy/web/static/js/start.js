@@ -2,7 +2,7 @@
 // challenge and the best scores. Everything goes through the HTTP API (docs/server.md).
 import { api, content, errorText, invites, seats } from "./api.js";
 import { $, h } from "./dom.js";
-import { titleOf } from "./games.js";
+import { kinds, titleOf } from "./games.js";
 import { bulb, parLine, signed } from "./par.js";
 
 const BOT_NAMES = ["Sphinx", "Anubis", "Horus", "Bastet", "Thoth", "Sobek", "Hathor", "Ptah"];
@@ -620,7 +620,7 @@ function fillFrom(game) {
 
 // -- start -----------------------------------------------------------------------------------
 try {
-  buildKinds((await api("/api/games/kinds")).games);
+  buildKinds(Object.values(await kinds()));
 } catch (error) {
   say(createMessage, `The games could not be loaded (${errorText(error)}): reload the page to try again.`);
 }

@@ -15,6 +15,12 @@ import { drawPlan } from "./tomb/plan.js";
 import { backpack, phaseName, scoreTable } from "./tomb/panels.js";
 import { mount as mountPage } from "./tomb/page.js";
 import { ensureMaps, mapsOfView } from "./maps.js";
+import { count } from "./games.js";
+
+// How a seat's final result reads (js/games.js): its score; every Tomb game ends after
+// its last round, so there is no line on how it ended.
+export function outcome(result, i, words) { return count(result.scores[i], words?.units.total); }
+export function why() { return null; }
 
 // The game page: drawn at once when the content has the game's map, else once the map's
 // drawing has come (a generated or a custom map: js/maps.js).
@@ -29,6 +35,7 @@ export function mount(root, live, content, options = {}) {
 }
 
 // A read-only picture of a snapshot (the replay page): every sheet with its tracks and score.
+export { renderTombState as renderState };
 export function renderTombState(root, state, content, opts = {}) {
   loadStylesheet("/static/css/tomb.css");
   const rules = rulesOf("tomb", content);

@@ -9,6 +9,20 @@
 // treasure/table.js the whole table, treasure/dice.js the dice, treasure/piles.js the
 // piles and their odds, treasure/site.js the sites, treasure/status.js the turn line and
 // the result, treasure/symbols.js the symbols, and treasure/legal.js the legal actions as data.
+import { count } from "./games.js";
+
 export { mount } from "./treasure/page.js";
-export { renderTreasureState } from "./treasure/table.js";
+export { renderTreasureState, renderTreasureState as renderState } from "./treasure/table.js";
 export { drawMoveOn } from "./treasure/site.js";
+
+// How a seat's final result reads (js/games.js): squares covered, in how many turns.
+export function outcome(result, i, words) {
+  return `${count(result.squares[i], words?.units.total)}`
+    + `${result.turns ? ` in ${count(result.turns[i], words?.units.turns)}` : ""}`;
+}
+
+// How the game ended (R4.1: a site filled, or no tile could be taken any more).
+export function why(result, names) {
+  return result.reason === "full" ? `${names[result.winner] ?? "A player"} filled their site.`
+    : "No tile could be taken any more.";
+}
