@@ -11,6 +11,8 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+from mummy.server.wire import followed
+
 WAIT = 15.0  # seconds a test waits for a message it expects
 
 
@@ -50,8 +52,11 @@ class Seat:
     def read(self, timeout: float = WAIT) -> dict[str, Any]:
         """The next message (the state it carries is kept)."""
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
-        if message["type"] in ("state", "update"):
-            self.state = message["state"]
+        if message["type"] in ("state", "update", "delta"):
+            state = followed(self.state or None, message)
+            assert state is not None, f"a patch from {message.get('base')} reached a client at " \
+                                      f"{self.state.get('version')}"
+            self.state = state
             self.versions.append(message["version"])
         elif message["type"] == "error" and "state" in message:
             self.state = message["state"]

@@ -38,7 +38,7 @@ def test_play_over_real_sockets(server: str) -> None:
         assert json.loads(ws.recv(timeout=10))["type"] == "state"
         ws.send(json.dumps({"type": "action", "client_id": "a", "version": 0, "action": "1:5a.r0@J1"}))
         assert json.loads(ws.recv(timeout=10))["result"]["version"] == 1
-        assert json.loads(ws.recv(timeout=10))["type"] == "update"
+        assert json.loads(ws.recv(timeout=10))["type"] == "delta"
 
 
 def test_verify_a_finished_online_game(service: GameService, tmp_path: Path,

@@ -26,7 +26,7 @@ def test_state_on_connect_then_result_and_update(client: TestClient) -> None:
         assert ws.receive_json() == {"type": "result", "client_id": "a",
                                      "result": {"version": 1, "seat": 0, "action": "1:5a.r0@J1", "over": False}}
         update = ws.receive_json()
-        assert update["type"] == "update" and update["version"] == 1
+        assert update["type"] == "delta" and update["base"] == 0 and update["version"] == 1
         ws.send_json({"type": "action", "client_id": "a", "version": 0, "action": "1:5a.r0@J1"})
         assert ws.receive_json()["result"]["repeated"] is True  # applied once
         ws.send_json({"type": "action", "client_id": "b", "version": 0, "action": "2:5b.r3@J4"})

@@ -29,6 +29,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
 from mummy.server.process import CUT_OFF, UNLIMITED, call, free_port, kill
+from mummy.server.wire import followed
 
 CYCLES = 6
 #: Seconds between two messages of one connection: the server's allowance is 20 a second.
@@ -134,7 +135,11 @@ class Person:
         """The next message, its state, versions and entries kept."""
         assert self.ws is not None
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
-        state = message.get("state") if message["type"] in ("state", "update", "error") else None
+        if message["type"] == "delta":
+            state = followed(self.state, message)
+            assert state is not None, f"a patch from {message['base']} reached a client at {self.state.get('version')}"
+        else:
+            state = message.get("state") if message["type"] in ("state", "update", "error") else None
         if state is not None:
             self.state = state
             self.versions.append(state["version"])

@@ -29,6 +29,7 @@ from mummy.server import app as app_module
 from mummy.server.app import create_app
 from mummy.server.hub import Connection, Hub, SocketLimits
 from mummy.server.service import GameService
+from mummy.server.wire import followed
 from tests.server.conftest import listening, running
 
 #: Seconds within which the player's every action must be answered. Loose on purpose
@@ -117,14 +118,16 @@ class Watcher(threading.Thread):
         self.ws = ws
         self.versions: list[int] = []
         self.over = threading.Event()
+        self.view: dict[str, Any] | None = None
 
     def run(self) -> None:
         try:
             while True:
                 message = json.loads(self.ws.recv(timeout=30))
-                if message["type"] == "update":
+                self.view = followed(self.view, message)
+                if message["type"] in ("update", "delta"):
                     self.versions.append(message["version"])
-                    if message["state"]["over"]:
+                    if self.view is not None and self.view["over"]:
                         self.over.set()
         except Exception:  # closed at the end of the test
             return
@@ -146,7 +149,7 @@ def test_a_silent_reader_never_stalls_the_game(tight_server: str) -> None:
     with connect(f"ws://{tight_server}/ws/games/{game_id}", max_size=2**22) as spectator_ws, \
             connect(f"ws://{tight_server}/ws/games/{game_id}?token={token}", max_size=2**22) as ws:
         watcher = Watcher(spectator_ws)
-        spectator_ws.recv(timeout=ANSWER_BOUND)  # its first state
+        watcher.view = json.loads(spectator_ws.recv(timeout=ANSWER_BOUND))["state"]  # its first state
         watcher.start()
         silent.start()
         state = json.loads(ws.recv(timeout=ANSWER_BOUND))["state"]
@@ -155,9 +158,10 @@ def test_a_silent_reader_never_stalls_the_game(tight_server: str) -> None:
         while not state["over"]:
             if not state.get("legal"):  # the bot's turn: its move comes as an update
                 message = json.loads(ws.recv(timeout=ANSWER_BOUND))
-                if message["type"] == "update":
+                if message["type"] in ("update", "delta"):
                     seen.append(message["version"])
-                    state = message["state"]
+                    state = followed(state, message)
+                    assert state is not None, "a patch that does not follow the client's view"
                 continue
             client_id = f"a{actions}"
             ws.send(json.dumps({"type": "action", "client_id": client_id, "version": state["version"],
@@ -167,9 +171,10 @@ def test_a_silent_reader_never_stalls_the_game(tight_server: str) -> None:
             committed: int | None = None
             while committed is None or state["version"] < committed:  # the answer, and its update
                 message = json.loads(ws.recv(timeout=ANSWER_BOUND))
-                if message["type"] == "update":
+                if message["type"] in ("update", "delta"):
                     seen.append(message["version"])
-                    state = message["state"]
+                    state = followed(state, message)
+                    assert state is not None, "a patch that does not follow the client's view"
                 elif message.get("client_id") == client_id and message["type"] == "error":
                     state = message["state"]  # stale: the bot moved first
                     break

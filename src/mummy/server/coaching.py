@@ -305,7 +305,7 @@ class Coach:
             return
         with live.lock:
             live.row.result = result
-            live.cached_texts.clear()
+            live.views_changed()
 
     def par(self, game_id: str, start: bool) -> dict[str, Any]:
         """A finished solo game's par: ``{"status": "done", "par": ...}``, or how far it
@@ -480,7 +480,7 @@ class Coach:
             live.config[HINTS] = count
             live.row.config = json.dumps(live.config)
             self.store.set_config(game_id, live.row.config)
-            live.cached_texts.clear()
+            live.views_changed()
         answer = {"version": version, "seat": seat, HINTS: count, **job.result}
         self._hinted.put(key, answer)
         return answer

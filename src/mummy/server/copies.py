@@ -308,4 +308,4 @@ class Copies:
         if hints > int(live.config.get(HINTS) or 0):  # counted up in another process
             live.config[HINTS] = hints
             live.row.config = json.dumps(live.config)
-        live.cached_texts.clear()
+        live.views_changed()

@@ -49,7 +49,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from mummy.server.limits import SHUN_WINDOW, Shunned, address_group
 from mummy.server.service import GameService
-from mummy.server.wire import encode, view_message
+from mummy.server.wire import delta_message, encode, view_message
 
 log = logging.getLogger("mummy.server.ws")
 
@@ -189,6 +189,7 @@ class Connection:
         self._outbox: deque[str] = deque()
         self._queued = 0
         self._update_last = False  # whether the outbox's last message is a state update
+        self._tail_patch: tuple[int, str] | None = None  # that update's (base, operations), if a patch
         #: The newest version of a state queued for this connection (an update, a state, a
         #: refusal's): nothing older goes after it, so the client never steps back.
         self._update_version = -1
@@ -239,6 +240,30 @@ class Connection:
         self._update_version = version
         return queued
 
+    @property
+    def version(self) -> int:
+        """The version of the newest state queued for the client (-1: none yet): what it
+        will have once it has read everything queued, which a patch starts from."""
+        return self._update_version
+
+    def send_delta(self, base: int, version: int, ops: str) -> bool:
+        """Queue the patch from ``base`` to ``version`` (``ops``: its operations as JSON
+        text, ``wire.delta_message``). It follows the state of ``base``, queued before it.
+        While the last message queued is a patch not yet sent, the two become one (the
+        operations of both, in order): a client slow for a moment gets one message, and
+        never a patch without the one before it."""
+        if base != self._update_version:
+            return False  # the client will not have the view this patch starts from
+        if self._tail_patch is not None and self._update_last and self._outbox and not self.closing:
+            first, earlier = self._tail_patch
+            self._queued -= len(self._outbox.pop())
+            base, ops = first, f"{earlier},{ops}" if earlier and ops else earlier or ops
+        queued = self.send_text(delta_message(base, version, ops))
+        self._update_last = queued
+        self._tail_patch = (base, ops) if queued else None
+        self._update_version = version
+        return queued
+
     def send_state(self, version: int, text: str) -> bool:
         """Queue a state of ``version`` (the answer to joining or to a resync): never
         replaced, and an update older than it, from a broadcast that finishes late, is not
@@ -256,6 +281,7 @@ class Connection:
         """Queue text; ``False`` when it will not go out. A client whose outbox is full is
         not reading: it is closed, and what it had queued is dropped, not kept for it."""
         self._update_last = False
+        self._tail_patch = None
         if self.closing:
             return False
         if self._outbox and self._queued + len(text) > self.limits.outbox:
@@ -305,6 +331,8 @@ class Connection:
                     text = self._outbox.popleft()
                     self._queued -= len(text)
                     self._update_last = self._update_last and bool(self._outbox)
+                    if not self._update_last:
+                        self._tail_patch = None
                     async with asyncio.timeout_at(min(loop.time() + self.limits.send_timeout, self._close_by)):
                         await self.ws.send_text(text)
                 elif self._close is not None:
@@ -517,17 +545,35 @@ class Hub:
         await conn.finish()
 
     async def broadcast(self, svc: GameService, game_id: str) -> None:
-        """Queue for every connection of the game its own view of the new state. Waits on
-        no connection: it returns once every message is queued (a bot moves next). Each
-        view is encoded once per version (``LiveGame.view_text``)."""
-        room = list(self.rooms.get(game_id, ()))
+        """Queue for every connection of the game what changed in its view: the patch from
+        the version it has to the new one, or, for a connection at another version, the
+        whole view. Waits on no connection: it returns once every message is queued (a bot
+        moves next). Each patch and view is made and encoded once per version
+        (``LiveGame.update_for``)."""
+        room = [(conn, conn.token, conn.version) for conn in self.rooms.get(game_id, ())]
         if not room:
             return
-        tokens = list(dict.fromkeys(c.token for c in room))  # one view per seat, one for spectators
-        views = svc.view_texts_now(game_id, tokens)  # on the loop when the game is free
+        wants = list(dict.fromkeys((token, have) for _, token, have in room))  # one per seat and version
+        found = svc.updates_now(game_id, wants)  # on the loop when the game is free
+        if found is None:
+            found = await self.workers.run(svc.updates, game_id, wants)
+        answers = dict(zip(wants, found, strict=True))
+        behind = []
+        for conn, token, have in room:
+            version, base, text = answers[(token, have)]
+            if base is None:
+                conn.send_update(version, view_message("update", version, text))
+            elif not conn.send_delta(base, version, text) and conn.version < version and not conn.closing:
+                behind.append(conn)  # sent another version meanwhile (a resync): the whole view
+        if behind:
+            await self._send_whole(svc, game_id, behind)
+
+    async def _send_whole(self, svc: GameService, game_id: str, conns: list[Connection]) -> None:
+        tokens = list(dict.fromkeys(c.token for c in conns))
+        views = svc.view_texts_now(game_id, tokens)
         if views is None:
             views = await self.workers.run(svc.view_texts, game_id, tokens)
-        texts = {token: (version, view_message("update", version, text))
-                 for token, (version, text) in zip(tokens, views, strict=True)}
-        for conn in room:
-            conn.send_update(*texts[conn.token])
+        texts = dict(zip(tokens, views, strict=True))
+        for conn in conns:
+            version, text = texts[conn.token]
+            conn.send_update(version, view_message("update", version, text))

@@ -39,7 +39,7 @@ from mummy.server import clock
 from mummy.server.errors import ServiceError
 from mummy.server.marks import hinted, par_of
 from mummy.server.models import ActionRow, GameRow, SeatRow
-from mummy.server.wire import encode
+from mummy.server.wire import diff, encode
 
 #: Undos a seat may make in one Tomb round (the log entries since the last roll): a round
 #: has about ten actions, so no honest player comes near; place-and-undo in a loop grew
@@ -109,9 +109,15 @@ class LiveGame:
     # The log's last entries in words, as views carry them (contracts §1): each action is
     # narrated once, when applied, so a view costs a copy of a short list.
     tail: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_TAIL))
-    # Each seat's (and the spectators') view as JSON text, by (seat, revealable): what a
-    # broadcast and a resync send, encoded once per version (see view_text).
+    # Each seat's (and the spectators') view, and as JSON text, by (seat, revealable): what
+    # a resync sends, made and encoded once per version (see view_text); and what a
+    # broadcast sends, the patch from the views of an earlier version (``previous_views``,
+    # the last version whose views were made) to this one's (see patch_text).
+    cached_views: dict[tuple[int | None, bool], dict[str, Any]] = field(default_factory=dict)
     cached_texts: dict[tuple[int | None, bool], str] = field(default_factory=dict)
+    cached_patches: dict[tuple[int | None, bool], str] = field(default_factory=dict)
+    previous_version: int = -1
+    previous_views: dict[tuple[int | None, bool], dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def rebuilt(cls, row: GameRow, seats: list[SeatRow], log: list[ActionRow]) -> LiveGame:
@@ -207,7 +213,9 @@ class LiveGame:
             self.cached_legal = {seat: x for seat, x in self.cached_legal.items() if seat not in since}
             self.cached_actions = {seat: x for seat, x in self.cached_actions.items() if seat not in since}
         self.cached_state = self.kind.view(self.game, sheets)
-        self.cached_texts = {}
+        if self.cached_views:  # else the views of an older version stay the base of a patch
+            self.previous_version, self.previous_views = self.cached_version, self.cached_views
+        self.cached_views, self.cached_texts, self.cached_patches = {}, {}, {}
         self.cached_version = self.version
 
     def state(self) -> dict[str, Any]:
@@ -376,13 +384,57 @@ class LiveGame:
         spectator of a daily challenge still running is refused each time: nothing of
         that is kept.) Keyed by whether the seed is revealed too, which changes with the
         day and not with the version."""
-        seat = self.seat_of(token) if token else None
-        self._fresh()
-        key = (seat, self.revealable)
+        key = self._key(token)
         text = self.cached_texts.get(key)
         if text is None:
-            text = self.cached_texts[key] = encode(self.view_for(token))
+            text = self.cached_texts[key] = encode(self._view(key, token))
         return text
+
+    def _key(self, token: str | None) -> tuple[int | None, bool]:
+        """Which of this version's views a token is sent: its seat's (or the spectators'),
+        with the seed revealed or not."""
+        seat = self.seat_of(token) if token else None
+        self._fresh()
+        return seat, self.revealable
+
+    def _view(self, key: tuple[int | None, bool], token: str | None) -> dict[str, Any]:
+        view = self.cached_views.get(key)
+        if view is None:
+            view = self.cached_views[key] = self.view_for(token)
+        return view
+
+    def views_changed(self) -> None:
+        """The views of this version changed with no action (a rematch was made, par was
+        worked out, hints were turned on): they are made again, and the next broadcast
+        sends them whole to the clients at this version (a client may have either view of
+        it, the one before or the new one: no patch would be right for both)."""
+        self.cached_views, self.cached_texts, self.cached_patches = {}, {}, {}
+
+    def patch_text(self, token: str | None) -> tuple[int, int, str] | None:
+        """What changed in the token's view since the last version whose views were made:
+        ``(base, version, operations)``, the JSON Patch's operations as JSON text without
+        their brackets (``wire.delta_message``), made once per version and view; None when
+        there is no such view to start from (a client that has another version is sent
+        the whole view, :meth:`view_text`)."""
+        key = self._key(token)
+        # The seed revealed at the end changes the key, not the seat: the client had the
+        # view before it (a patch from it adds the seed).
+        before = self.previous_views.get(key) or self.previous_views.get((key[0], not key[1]))
+        if before is None or self.previous_version >= self.cached_version:
+            return None
+        text = self.cached_patches.get(key)
+        if text is None:
+            text = self.cached_patches[key] = encode(diff(before, self._view(key, token)))[1:-1]
+        return self.previous_version, self.cached_version, text
+
+    def update_for(self, token: str | None, have: int) -> tuple[int, int | None, str]:
+        """What a client with the view of version ``have`` is sent to reach this version:
+        ``(version, base, patch operations)`` when a patch from ``have`` was made
+        (:meth:`patch_text`), else ``(version, None, the whole view)``."""
+        found = self.patch_text(token)
+        if found is not None and found[0] == have:
+            return found[1], found[0], found[2]
+        return self.version, None, self.view_text(token)
 
     def record(self) -> dict[str, Any]:
         """The finished game's record with its seed revealed (for ``mummy verify``)."""

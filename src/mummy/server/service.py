@@ -290,7 +290,7 @@ class GameService:
             if made is None:
                 made, new = self._store_rematch(live)
                 live.row.rematch = made
-                live.cached_texts.clear()  # the views encoded at this version lack it
+                live.views_changed()  # the views made at this version lack it
         with contextlib.suppress(ServiceError):  # the game and its tokens stand either way
             self.copies.load(made)  # loading lets the bots make their first moves
         with self.copies.current(made) as again:  # outside the old game's lock: a load takes locks
@@ -542,6 +542,24 @@ class GameService:
             return None
         try:
             return [(live.version, live.view_text(token)) for token in tokens]
+        finally:
+            live.lock.release()
+
+    def updates(self, game_id: str, wants: list[tuple[str | None, int]]) -> list[tuple[int, int | None, str]]:
+        """What each connection (its token, and the version it has) is sent after a move,
+        at one and the same version (``LiveGame.update_for``): the patch from its version,
+        or the whole view."""
+        with self.copies.current(game_id) as live:
+            return [live.update_for(token, have) for token, have in wants]
+
+    def updates_now(self, game_id: str,
+                    wants: list[tuple[str | None, int]]) -> list[tuple[int, int | None, str]] | None:
+        """:meth:`updates` without waiting, for the event loop (``None``: as :meth:`views_now`)."""
+        live = self.copies.take_now(game_id)
+        if live is None:
+            return None
+        try:
+            return [live.update_for(token, have) for token, have in wants]
         finally:
             live.lock.release()
 

@@ -211,6 +211,11 @@ export class LiveGame extends EventTarget {
       for (const [clientId, p] of this.pending) this._send(clientId, p.text, p.version);
     } else if (message.type === "update") {
       this._setView(message.state);
+    } else if (message.type === "delta") {
+      // What changed since the view of version `base` (a JSON Patch, docs/server.md). A
+      // client at another version (a message lost to a reconnect) asks for the whole view.
+      if (this.view && this.view.version === message.base) this._setView(applyPatch(this.view, message.patch));
+      else if (!this.view || this.view.version < message.version) this._sync();
     } else if (message.type === "result") {
       const p = this.pending.get(message.client_id);
       this.pending.delete(message.client_id);
@@ -222,6 +227,13 @@ export class LiveGame extends EventTarget {
       this.pending.delete(message.client_id);
       if (p) p.reject(new ApiError(409, message.error));
       this.dispatchEvent(new CustomEvent("refused", { detail: message.error }));
+    }
+  }
+
+  // Ask for the whole view (and the log since this client's version); answered by a "state".
+  _sync() {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify({ type: "sync", version: this.view ? this.view.version : 0 }));
     }
   }
 
@@ -262,6 +274,33 @@ export class LiveGame extends EventTarget {
       this._send(clientId, text, version);
     });
   }
+}
+
+// A JSON Patch (RFC 6902: add, remove, replace at JSON Pointer paths) applied to a view
+// without changing it: the objects along each path are copied, the rest shared, so a page
+// may still compare the view before with the view after.
+export function applyPatch(doc, ops) {
+  for (const op of ops) {
+    const tokens = op.path.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+    doc = patched(doc, tokens, op);
+  }
+  return doc;
+}
+
+function patched(node, tokens, op) {
+  if (!tokens.length) return op.value;
+  const [head, ...rest] = tokens;
+  if (Array.isArray(node)) {
+    const copy = node.slice();
+    if (!rest.length && op.op === "add") copy.splice(head === "-" ? copy.length : Number(head), 0, op.value);
+    else if (!rest.length && op.op === "remove") copy.splice(Number(head), 1);
+    else copy[Number(head)] = patched(copy[Number(head)], rest, op);
+    return copy;
+  }
+  const copy = { ...node };
+  if (!rest.length && op.op === "remove") delete copy[head];
+  else copy[head] = rest.length ? patched(copy[head], rest, op) : op.value;
+  return copy;
 }
 
 // -- errors as lines for the pages ----------------------------------------------------------
