@@ -16,6 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
+from mummy.server.answers import TombContent, TreasureContent, Tutorial, refusals
 from mummy.server.assets import IMMUTABLE as IMMUTABLE  # the caching rules: server/assets.py
 from mummy.server.assets import REVALIDATE as REVALIDATE
 from mummy.server.assets import STATIC as STATIC
@@ -26,7 +27,9 @@ from mummy.server.deps import Content, ServiceDep
 from mummy.server.tutorial import tutorial
 from mummy.web.content import tomb_content, treasure_content
 
-router = APIRouter()
+router = APIRouter(tags=["content"])
+#: The content's answers beside its model: the browser's copy still good (its ETag).
+CACHED = {304: {"description": "the copy the browser holds (its ETag) is still the content"}, **refusals()}
 
 
 def _assets(request: Request) -> Assets:
@@ -77,14 +80,14 @@ async def _content(request: Request, game: str) -> Response:
     return await doc.answer(request, immutable=request.query_params.get("v") == doc.version)
 
 
-@router.get("/api/content/tomb", responses={200: {"content": {"application/json": {}}}})
+@router.get("/api/content/tomb", response_model=TombContent, responses=CACHED)
 async def content_tomb(request: Request) -> Response:
     """The Tomb's maps and tile shapes, for drawing sheets and previews (immutable at the
     versioned address the pages' import map gives, ``?v=``)."""
     return await _content(request, "tomb")
 
 
-@router.get("/api/content/treasure", responses={200: {"content": {"application/json": {}}}})
+@router.get("/api/content/treasure", response_model=TreasureContent, responses=CACHED)
 async def content_treasure(request: Request) -> Response:
     """Treasure's sites and piles, for drawing sites and tiles (immutable at the versioned
     address, ``?v=``)."""
@@ -105,7 +108,7 @@ async def tutorial_page(request: Request) -> Response:
     return await html_page(request, "tutorial.html")
 
 
-@router.get("/api/tutorial")
+@router.get("/api/tutorial", response_model=Tutorial, responses=refusals(), response_model_exclude_unset=True)
 async def tutorial_steps() -> dict[str, Any]:
     """The tutorial's game (the body of ``POST /api/games`` but the seats) and its steps,
     each played through the engine before it is handed out (mummy/server/tutorial.py)."""
