@@ -24,6 +24,7 @@ from starlette_compress import CompressMiddleware
 from mummy import __version__
 from mummy.games import prepare_content
 from mummy.server import handlers, sockets
+from mummy.server.answers import TAGS
 from mummy.server.db import make_engine, migrate
 from mummy.server.hub import MAX_MESSAGE as MAX_MESSAGE  # the websocket limits: docs/server.md §4
 from mummy.server.hub import MAX_RATE as MAX_RATE
@@ -140,7 +141,8 @@ def create_app(db_url: str = DEFAULT_DB, service: GameService | None = None,
     # No /docs or /redoc: their pages load scripts from another host, which the server's
     # own content security policy forbids. /openapi.json is served.
     app = FastAPI(title="mummy", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
-                  description="Online play of The Mummy's Tomb and Mummy's Treasure (docs/server.md).")
+                  description="Online play of The Mummy's Tomb and Mummy's Treasure (docs/server.md).",
+                  openapi_tags=TAGS)
     workers = Workers()
     hub = Hub(workers)
     app.state.service = service

@@ -27,15 +27,25 @@ class ServiceError(Exception):
         self.version = version
 
     def payload(self) -> dict[str, Any]:
-        """The error as the wire carries it (``{"error": ...}`` over HTTP and websockets)."""
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.rule:
-            out["rule"] = self.rule
+        """The error as the wire carries it (``{"error": ...}`` over HTTP and websockets):
+        :func:`error_of`'s shape, with the square and the version when they apply."""
+        out = error_of(self.code, self.message, self.rule)
         if self.where:
             out["where"] = self.where
         if self.version is not None:
             out["version"] = self.version
         return out
+
+
+def error_of(code: str, message: str, rule: str | None = None) -> dict[str, Any]:
+    """An error as every answer of the server carries it (``answers.Error``): ``rule`` is
+    there, null unless a rule refused, so that a client reads each error one way."""
+    return {"code": code, "message": message, "rule": rule or None}
+
+
+def error_body(code: str, message: str, rule: str | None = None) -> dict[str, Any]:
+    """A whole error answer, ``{"error": ...}`` (``answers.ErrorAnswer``)."""
+    return {"error": error_of(code, message, rule)}
 
 
 def known_kind(name: str) -> GameKind:

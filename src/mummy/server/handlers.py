@@ -1,24 +1,30 @@
 """How the app answers what went wrong: a refusal of the service, a database that is
-damaged or away, a request that does not fit its schema, and a bug. Every answer is JSON
-(``{"error": {"code", "message", ...}}``, or FastAPI's ``{"detail": [...]}`` for a bad
-request) and carries the security headers.
+damaged or away, a request that does not fit its schema, a path or method the app does
+not have, and a bug. Every answer is JSON in one shape, ``{"error": {"code", "message",
+"rule", ...}}`` (``answers.ErrorAnswer``), so that a client reads any error one way; a bad
+request and an HTTP error also keep FastAPI's ``detail``, which clients read before the
+shape was one. Each carries the security headers.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from http import HTTPStatus
+from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DatabaseError, SQLAlchemyError
+from starlette.exceptions import HTTPException
 
-from mummy.server.errors import ServiceError
+from mummy.server.errors import ServiceError, error_body
 from mummy.server.limits import SECURITY_HEADERS
 
 log = logging.getLogger("mummy.server")
+#: Fields at fault named in a bad request's message (``detail`` lists them all).
+NAMED_FAULTS: Final = 3
 
 
 def _capped(value: Any) -> Any:
@@ -53,22 +59,47 @@ def database_error(_request: Request, exc: SQLAlchemyError) -> JSONResponse:
     status, code, message = database_fault(exc)
     if status == 500:
         log.error("database: %s", message)
-    return JSONResponse(status_code=status, content={"error": {"code": code, "message": message}})
+    return JSONResponse(status_code=status, content=error_body(code, message))
+
+
+def faults_said(errors: list[dict[str, Any]]) -> str:
+    """A bad request's fields at fault in one line, for people (``loc: msg; ...``)."""
+    said = [f"{'.'.join(str(part) for part in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
+            for e in errors[:NAMED_FAULTS]]
+    more = len(errors) - NAMED_FAULTS
+    return "; ".join(said) + (f" (and {more} more)" if more > 0 else "") if said else "the request is malformed"
 
 
 def invalid(_request: Request, exc: RequestValidationError) -> Response:
-    """FastAPI's format, with what it repeats of the input cut short and written in
-    ASCII, so that an answer can always be encoded (a lone surrogate cannot be)."""
-    detail = [{**e, "input": _capped(e.get("input"))} for e in exc.errors()]
-    body = json.dumps({"detail": detail}, ensure_ascii=True, default=str)
+    """A request that fits no schema: ``bad_request`` with its faults in words, and
+    FastAPI's ``detail`` with what it repeats of the input cut short, all written in ASCII
+    so that an answer can always be encoded (a lone surrogate cannot be)."""
+    errors = list(exc.errors())
+    detail = [{**e, "input": _capped(e.get("input"))} for e in errors]
+    body = json.dumps({**error_body("bad_request", faults_said(errors)), "detail": detail},
+                      ensure_ascii=True, default=str)
     return Response(body, status_code=422, media_type="application/json")
+
+
+def http_error(_request: Request, exc: HTTPException) -> Response:
+    """An HTTP error of the framework (no such path, a method a path does not take): the
+    status's name as the code (``not_found``, ``method_not_allowed``), its reason as the
+    message and as ``detail``, with its headers (``Allow``)."""
+    if exc.status_code in (204, 304):  # no body allowed (Starlette's own handler does the same)
+        return Response(status_code=exc.status_code, headers=exc.headers)
+    try:
+        code = HTTPStatus(exc.status_code).phrase.lower().replace(" ", "_").replace("-", "_")
+    except ValueError:
+        code = f"http_{exc.status_code}"
+    body = {**error_body(code, str(exc.detail)), "detail": exc.detail}
+    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
 def crash(_request: Request, exc: Exception) -> JSONResponse:
     """A bug. Starlette answers an unhandled error outside every middleware: the security
     headers are set here too, as on every other answer."""
-    return JSONResponse(status_code=500, headers=dict(SECURITY_HEADERS), content={"error": {
-        "code": "internal", "message": f"the server failed ({type(exc).__name__}); this is a bug"}})
+    return JSONResponse(status_code=500, headers=dict(SECURITY_HEADERS), content=error_body(
+        "internal", f"the server failed ({type(exc).__name__}); this is a bug"))
 
 
 def install(app: FastAPI) -> None:
@@ -76,4 +107,5 @@ def install(app: FastAPI) -> None:
     app.exception_handler(ServiceError)(service_error)
     app.exception_handler(SQLAlchemyError)(database_error)
     app.exception_handler(RequestValidationError)(invalid)
+    app.exception_handler(HTTPException)(http_error)
     app.exception_handler(Exception)(crash)

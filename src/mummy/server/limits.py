@@ -37,6 +37,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from mummy.server.errors import error_body
 from mummy.server.text import control_fault
 
 Scope = MutableMapping[str, Any]
@@ -199,7 +200,7 @@ class RateLimiter:
 
 async def _answer(send: Send, status: int, code: str, message: str,
                   extra: tuple[tuple[str, str], ...] = ()) -> None:
-    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    body = json.dumps(error_body(code, message)).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                (b"connection", b"close"), *((k.encode(), v.encode()) for k, v in (*SECURITY_HEADERS, *extra))]
     await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -257,7 +258,7 @@ class Charge:
 def refusal(exc: RateLimited) -> tuple[int, dict[str, Any], dict[str, str]]:
     """A rate limit's refusal as a route answers it: the status, the body and the headers
     the guard's own refusals have (``429 too_many_requests`` with ``Retry-After``)."""
-    return 429, {"error": {"code": "too_many_requests", "message": exc.message}}, {"retry-after": str(exc.retry_after)}
+    return 429, error_body("too_many_requests", exc.message), {"retry-after": str(exc.retry_after)}
 
 
 #: Seconds over which refusals are counted towards shunning, and the least a client that

@@ -18,13 +18,18 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from mummy.server import clock
+from mummy.server.answers import DayParBoard, Hint, ParStatus, ReviewStatus, refusals
 from mummy.server.coaching import Asker, Coach
 from mummy.server.deps import OwnerDep, PlayDep, TokenDep, app_state
 from mummy.server.errors import ServiceError
 from mummy.server.lanes import Job, JobFailed
 from mummy.server.schemas import STRICT, GameName
 
-router = APIRouter()
+router = APIRouter(tags=["coaching"])
+#: A review's answers: done (or not asked for), or under way.
+REVIEW: dict[int | str, dict[str, Any]] = {
+    200: {"model": ReviewStatus, "description": "the review (`done`), or `none`: never asked for"},
+    202: {"model": ReviewStatus, "description": "under way: `queued` (with `ahead`) or `running`"}}
 CoachDep = Annotated[Coach, Depends(app_state("coach"))]
 Player = Annotated[int, Query(ge=0, lt=8, description="whose decisions: a seat number")]
 
@@ -35,7 +40,8 @@ class HintIn(BaseModel):
                                                       "game, off the boards")
 
 
-@router.post("/api/games/{game_id}/par")
+@router.post("/api/games/{game_id}/par", response_model=ParStatus, responses=refusals(404, 409, 429),
+             response_model_exclude_unset=True)
 async def ask_par(game_id: str, coach: CoachDep, play: PlayDep) -> dict[str, Any]:
     """A finished solo game's par, queued if it is not known nor under way (after a
     restart, or when the queue was full as the game ended): ``status`` says how far."""
@@ -43,14 +49,16 @@ async def ask_par(game_id: str, coach: CoachDep, play: PlayDep) -> dict[str, Any
     return result
 
 
-@router.get("/api/games/{game_id}/par")
+@router.get("/api/games/{game_id}/par", response_model=ParStatus, responses=refusals(404, 409),
+            response_model_exclude_unset=True)
 async def get_par(game_id: str, coach: CoachDep, play: PlayDep) -> dict[str, Any]:
     """How a finished solo game's par stands, without asking for it."""
     result: dict[str, Any] = await play.workers.run(coach.par, game_id, False)
     return result
 
 
-@router.post("/api/games/{game_id}/review")
+@router.post("/api/games/{game_id}/review", response_model=ReviewStatus,
+             responses={**REVIEW, **refusals(404, 409, 422, 429, 503)})
 async def ask_review(game_id: str, coach: CoachDep, play: PlayDep, token: TokenDep, owner: OwnerDep,
                      player: Player = 0) -> JSONResponse:
     """The review of a finished game's seat: 200 with it when it is known (computed once
@@ -61,14 +69,16 @@ async def ask_review(game_id: str, coach: CoachDep, play: PlayDep, token: TokenD
     return JSONResponse(body, status_code=status)
 
 
-@router.get("/api/games/{game_id}/review")
+@router.get("/api/games/{game_id}/review", response_model=ReviewStatus,
+            responses={**REVIEW, **refusals(404, 409, 422)})
 async def get_review(game_id: str, coach: CoachDep, play: PlayDep, player: Player = 0) -> JSONResponse:
     """The review, or its progress, or ``none`` (never asked for): asks for nothing."""
     status, body = await play.workers.run(coach.review, game_id, player, False)
     return JSONResponse(body, status_code=status)
 
 
-@router.post("/api/games/{game_id}/hint")
+@router.post("/api/games/{game_id}/hint", response_model=Hint,
+             responses=refusals(401, 403, 404, 409, 422, 429, 503), response_model_exclude_unset=True)
 async def hint(game_id: str, coach: CoachDep, play: PlayDep, token: TokenDep,
                body: HintIn | None = None) -> dict[str, Any]:
     """The strongest bot's choice for the token's seat now, in a solo practice game; the
@@ -88,7 +98,8 @@ async def hint(game_id: str, coach: CoachDep, play: PlayDep, token: TokenDep,
     return answer
 
 
-@router.get("/api/daily/{game}/par")
+@router.get("/api/daily/{game}/par", tags=["boards"], response_model=DayParBoard, responses=refusals(422),
+            response_model_exclude_unset=True)
 async def day_board(game: GameName, coach: CoachDep, play: PlayDep,
                     day: Annotated[str | None, Query(max_length=10)] = None) -> dict[str, Any]:
     """A day's challenge board by the result against par (the score less par's)."""

@@ -8,14 +8,17 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from mummy.server import clock
+from mummy.server.answers import DailyMade, DayBoard, Leaderboard, refusals
 from mummy.server.deps import ServiceDep
 from mummy.server.limits import CHARGE, RateLimited, refusal
 from mummy.server.schemas import DailyIn, GameName
 
-router = APIRouter()
+router = APIRouter(tags=["boards"])
 
 
-@router.post("/api/daily/{game}", status_code=201, response_model=dict[str, Any])
+@router.post("/api/daily/{game}", status_code=201, response_model=DailyMade,
+             responses={200: {"model": DailyMade, "description": "today's game of one of the tokens, resumed"},
+                        **refusals(422, 429)}, response_model_exclude_unset=True)
 def daily(game: GameName, body: DailyIn, svc: ServiceDep, request: Request, response: Response) -> Any:
     """Today's challenge: a new game (201), or today's game of one of the body's tokens (200,
     ``"resumed": true``), so that a second click, or a second tab, goes back to it. Only a
@@ -33,14 +36,18 @@ def daily(game: GameName, body: DailyIn, svc: ServiceDep, request: Request, resp
     return created
 
 
-@router.get("/api/daily/{game}")
+@router.get("/api/daily/{game}", response_model=DayBoard, responses=refusals(422),
+            response_model_exclude_unset=True)
 def daily_board(game: GameName, svc: ServiceDep, day: str | None = None) -> dict[str, Any]:
+    """A day's challenge board (today's by default): each player's first finished game."""
     day = day or clock.today()
     return {"day": day, "leaderboard": svc.leaderboard(game, daily=day)}
 
 
-@router.get("/api/leaderboards/{game}")
+@router.get("/api/leaderboards/{game}", response_model=Leaderboard, responses=refusals(422),
+            response_model_exclude_unset=True)
 def leaderboard(game: GameName, svc: ServiceDep,
                 where: Annotated[str | None, Query(max_length=16, description="map or site")] = None,
                 ) -> dict[str, Any]:
+    """Finished solo games on secret seeds, best first: the Tomb by score, Treasure by turns."""
     return {"game": game, "where": where, "leaderboard": svc.leaderboard(game, where)}

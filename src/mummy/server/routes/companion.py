@@ -14,11 +14,12 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 
 from mummy.core.rng import parse_seed
+from mummy.server.answers import Dice, ScoreCheck, refusals
 from mummy.server.errors import ServiceError
 from mummy.server.routes.pages import html_page
 from mummy.web.companion import MAX_PLAYERS, companion_dice, score_check
 
-router = APIRouter()
+router = APIRouter(tags=["companion"])
 
 
 @router.get("/companion", include_in_schema=False)
@@ -27,7 +28,8 @@ async def companion_page(request: Request) -> Response:
     return await html_page(request, "companion.html")
 
 
-@router.get("/api/companion/tomb")
+@router.get("/api/companion/tomb", response_model=Dice, responses=refusals(422, 429),
+            response_model_exclude_unset=True)
 def companion_tomb(seed: Annotated[str, Query(max_length=19)],
                          players: Annotated[int, Query(ge=1, le=MAX_PLAYERS)] = 1) -> dict[str, Any]:
     """Every round's dice and each player's bought dice for ``seed`` (T4.1, T4.6), in
@@ -39,7 +41,8 @@ def companion_tomb(seed: Annotated[str, Query(max_length=19)],
     return companion_dice(value, players)
 
 
-@router.post("/api/companion/tomb/score")
+@router.post("/api/companion/tomb/score", response_model=ScoreCheck, responses=refusals(422, 429),
+             response_model_exclude_unset=True)
 def companion_score(body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
     """A paper sheet's counts scored by the engine (T7): lines, total, achievements, and
     the counts no sheet of the map could show."""

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from mummy.bots.registry import extra_installed
 from mummy.games import Game, games
+from mummy.server.answers import refusals
 
 router = APIRouter()
 
@@ -79,7 +80,7 @@ def describe(game: Game) -> GameOut:
         has={"print": game.has("printer"), "analysis": game.has("analysis"), "content": game.has("content")})
 
 
-@router.get("/api/games/kinds", response_model=KindsOut, tags=["games"])
+@router.get("/api/games/kinds", response_model=KindsOut, tags=["games"], responses=refusals())
 def kinds(response: Response) -> KindsOut:
     """Every game this server plays, with what a new game of it takes. It changes only
     when the server does: a browser may keep it for a minute."""

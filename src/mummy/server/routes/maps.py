@@ -19,6 +19,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from mummy.core.errors import ContentError
+from mummy.server.answers import MapChecked, MapDrawing, MapStored, refusals
 from mummy.server.deps import OwnerDep, ServiceDep
 from mummy.server.errors import ServiceError
 from mummy.server.routes.pages import html_page
@@ -33,7 +34,7 @@ from mummy.tomb.content import (
 )
 from mummy.web.content import map_content, tomb_map_content
 
-router = APIRouter()
+router = APIRouter(tags=["maps"])
 
 
 class MapTextIn(BaseModel):
@@ -53,7 +54,8 @@ async def editor_page(request: Request) -> Response:
     return await html_page(request, "editor.html")
 
 
-@router.post("/api/maps/check")
+@router.post("/api/maps/check", response_model=MapChecked, responses=refusals(422, 429),
+             response_model_exclude_unset=True)
 def check_map(body: MapTextIn) -> dict[str, Any]:
     """A map's text checked as ``mummy check-map`` checks a file (T10): ``{"ok": true,
     "id", "map"}`` with the id it would be played under and its drawing, or ``{"ok":
@@ -67,7 +69,8 @@ def check_map(body: MapTextIn) -> dict[str, Any]:
     return {"ok": True, "id": map_id, "map": map_content(replace(spec, id=map_id))}
 
 
-@router.post("/api/maps", status_code=201)
+@router.post("/api/maps", status_code=201, response_model=MapStored, responses=refusals(422, 429),
+             response_model_exclude_unset=True)
 def add_map(body: MapTextIn, svc: ServiceDep, owner: OwnerDep) -> dict[str, Any]:
     """Store a custom map by its text (checked, T10): its id (``custom-`` and the start
     of the text's SHA-256) names it in ``POST /api/games`` (``"map"``) on this server, in
@@ -78,7 +81,8 @@ def add_map(body: MapTextIn, svc: ServiceDep, owner: OwnerDep) -> dict[str, Any]
     return {"id": map_id, "map": tomb_map_content(map_id)}
 
 
-@router.get("/api/content/tomb/maps/{map_id}")
+@router.get("/api/content/tomb/maps/{map_id}", response_model=MapDrawing, responses=refusals(404, 422, 429),
+            response_model_exclude_unset=True)
 def map_drawing(map_id: str, svc: ServiceDep) -> dict[str, Any]:
     """One map as drawn (the shape of ``/api/content/tomb``'s ``maps``): a packaged map, a
     generated one, or a custom map stored on this server. (A plain function: drawing a

@@ -17,6 +17,7 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
 from mummy.games import Page, games
+from mummy.server.answers import TombContent, TreasureContent, Tutorial, refusals
 from mummy.server.assets import IMMUTABLE as IMMUTABLE  # the caching rules: server/assets.py
 from mummy.server.assets import REVALIDATE as REVALIDATE
 from mummy.server.assets import STATIC as STATIC
@@ -27,7 +28,9 @@ from mummy.server.deps import ServiceDep
 from mummy.server.errors import ServiceError
 from mummy.server.tutorial import tutorial
 
-router = APIRouter()
+router = APIRouter(tags=["content"])
+#: The content's answers beside its model: the browser's copy still good (its ETag).
+CACHED = {304: {"description": "the copy the browser holds (its ETag) is still the content"}, **refusals()}
 
 
 def _assets(request: Request) -> Assets:
@@ -79,10 +82,12 @@ async def replay_page(request: Request, game_id: str) -> Response:
     return await html_page(request, "replay.html")
 
 
-@router.get("/api/content/{game}", responses={200: {"content": {"application/json": {}}}})
+@router.get("/api/content/{game}", response_model=TombContent | TreasureContent,
+            responses={**CACHED, **refusals(404)})
 async def game_content(request: Request, game: str) -> Response:
-    """A game's content for drawing it: the Tomb's maps and tile shapes, Treasure's sites
-    and piles (immutable at the versioned address the pages' import map gives, ``?v=``)."""
+    """A game's content for drawing it (its registration's ``content``): the Tomb's maps
+    and tile shapes, Treasure's sites and piles (immutable at the versioned address the
+    pages' import map gives, ``?v=``)."""
     doc = _assets(request).content.get(game)
     if doc is None:
         raise ServiceError(404, "not_found", f"no content for {game!r}; games with content: "
@@ -104,7 +109,7 @@ async def tutorial_page(request: Request) -> Response:
     return await html_page(request, "tutorial.html")
 
 
-@router.get("/api/tutorial")
+@router.get("/api/tutorial", response_model=Tutorial, responses=refusals(), response_model_exclude_unset=True)
 async def tutorial_steps() -> dict[str, Any]:
     """The tutorial's game (the body of ``POST /api/games`` but the seats) and its steps,
     each played through the engine before it is handed out (mummy/server/tutorial.py)."""

@@ -8,13 +8,14 @@ bounded queue, with a cache (``sheets``); the request is checked before anything
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from mummy.render.print_treasure import treasure_page_count
 from mummy.render.svg import PAPERS
+from mummy.server.answers import refusals
 from mummy.server.assets import etag_matches
 from mummy.server.deps import ServiceDep
 from mummy.server.errors import ServiceError
@@ -24,13 +25,24 @@ from mummy.server.sheets import Busy, Sheets
 from mummy.tomb.content import CUSTOM_PREFIX, is_map, map_ids
 from mummy.treasure.content import piles, sites
 
-router = APIRouter()
+router = APIRouter(tags=["print"])
 SVG = "image/svg+xml; charset=utf-8"
 #: A sheet is the same for the same address: let the browser keep it a day, and ask with
 #: its ETag after that.
 CACHE = "public, max-age=86400"
 #: Seconds a refused request (every drawing slot taken) is told to wait.
 BUSY_RETRY = 2
+
+
+def sheet_answers(what: str, *errors: int, headers: dict[str, Any] | None = None) -> dict[int | str, dict[str, Any]]:
+    """A sheet's answers for the schema: the SVG, the browser's copy still good (its ETag),
+    and the errors in their shared shape."""
+    sheet: dict[str, Any] = {"description": what, "content": {SVG: {"schema": {"type": "string"}}}}
+    if headers:
+        sheet["headers"] = headers
+    return {200: sheet,
+            304: {"description": "the copy the browser holds (its ETag) is still the sheet"},
+            **refusals(*errors, 429, 503, reasons={503: "every drawing slot is taken: retry (`busy`, Retry-After)"})}
 
 
 def _paper(paper: str) -> str:
@@ -66,7 +78,8 @@ async def _sheet(request: Request, key: tuple[object, ...], args: tuple[object, 
     return Response(body, media_type=SVG, headers=headers)
 
 
-@router.get("/api/print/tomb.svg", responses={200: {"content": {SVG: {}}}})
+@router.get("/api/print/tomb.svg", response_class=Response,
+            responses=sheet_answers("the Tomb's player sheet", 422))
 async def tomb_svg(request: Request, svc: ServiceDep,
                    map: Annotated[str, Query(max_length=64)] = "map1",
                    paper: Annotated[str, Query(max_length=8)] = "a4",
@@ -82,7 +95,9 @@ async def tomb_svg(request: Request, svc: ServiceDep,
     return await _sheet(request, ("tomb", map, paper, seed), ("tomb", map, text, paper, seed, 1))
 
 
-@router.get("/api/print/treasure.svg", responses={200: {"content": {SVG: {}}}})
+@router.get("/api/print/treasure.svg", response_class=Response,
+            responses=sheet_answers("a page of Treasure's printout", 404, 422, headers={"x-pages": {
+                "description": "the printout's pages", "schema": {"type": "integer"}}}))
 async def treasure_svg(request: Request, page: Annotated[int, Query(ge=1, le=20)] = 1,
                        paper: Annotated[str, Query(max_length=8)] = "a4") -> Response:
     """Page ``page`` of Mummy's Treasure's printout (the sites, then the tiles to cut out);
