@@ -48,7 +48,7 @@ import time
 from collections.abc import Iterator
 
 import uvloop
-from server_bench import Seen, honest_load, new_games, percentile
+from server_bench import UPDATE_BYTES, Seen, honest_load, new_games, percentile
 
 from mummy.server.process import free_port, start
 
@@ -159,15 +159,15 @@ def peer_delays(seen: list[Seen]) -> list[float]:
     return delays
 
 
-def multi_run(db: str, clients: int, actions: int) -> Figures:
-    """One run: two servers on ``db``, ``clients`` players in two-person games, each game
-    across both; the figures of the run."""
+def multi_run(db: str, clients: int, actions: int, game: str = "tomb") -> Figures:
+    """One run: two servers on ``db``, ``clients`` players in two-person games (of the
+    Tomb by default), each game across both; the figures of the run."""
     ports = [free_port() for _ in range(PROCESSES)]
     procs: list[subprocess.Popen[bytes]] = []
     try:
         for port in ports:  # one after the other: the first migrates the database
             procs.append(start(db, port, wait=60))
-        games = new_games(ports[0], clients, PEOPLE)
+        games = new_games(ports[0], clients, PEOPLE, game)
         seen: list[Seen] = []
         cpu = [_cpu_seconds(p.pid) for p in procs]
         machine, postgres, players = _machine_seconds(), _postgres_seconds(), _cpu_seconds(os.getpid())
@@ -190,6 +190,8 @@ def multi_run(db: str, clients: int, actions: int) -> Figures:
         "server.multi_peer_p50_ms": round(statistics.median(peers), 2),
         "server.multi_peer_p99_ms": round(percentile(peers, 0.99), 2),
         "server.multi_actions_measured": float(len(rtts)),
+        # What a player is sent for the other player's move: the median message's bytes.
+        "server.update_bytes_p50": float(statistics.median(UPDATE_BYTES)) if UPDATE_BYTES else 0.0,
         "server.multi_actions_per_s": round(len(rtts) / seconds, 1),
         # The servers' CPU time (both processes) per action, and the cores the busier one
         # used: what the load asks of the machine, whatever else runs on it.
@@ -208,8 +210,9 @@ def multi_run(db: str, clients: int, actions: int) -> Figures:
 
 def bench_multi(quick: bool, runs: int = 1, players: int | None = None) -> Figures:
     """500 players over two processes (100 and 5 actions each with ``quick``; ``players``
-    others, to see where the machine's load starts to tell); with ``runs`` above one,
-    each run is printed and the last one's figures returned."""
+    others, to see where the machine's load starts to tell), in Tomb games, then a fifth
+    as many in Treasure games; with ``runs`` above one, each run is printed and the last
+    one's figures returned."""
     clients, actions = (100, 5) if quick else (500, 30)
     clients = players or clients
     figures: Figures = {}
@@ -217,6 +220,12 @@ def bench_multi(quick: bool, runs: int = 1, players: int | None = None) -> Figur
         for run in range(runs):
             with own_database() as db:
                 figures = multi_run(db, clients, actions)
+            # Treasure too, fewer players: what a player is sent for the other's move, and
+            # the servers' CPU time per action, in a game of turns.
+            with own_database() as db:
+                treasure = multi_run(db, max(2, clients // 5), actions, "treasure")
+            figures["server.update_bytes_p50_treasure"] = treasure["server.update_bytes_p50"]
+            figures["server.multi_cpu_ms_per_action_treasure"] = treasure["server.multi_cpu_ms_per_action"]
             if runs > 1:
                 print(f"run {run + 1}: " + "  ".join(f"{k.removeprefix('server.multi_')} {v}"
                                                       for k, v in figures.items()), flush=True)

@@ -37,6 +37,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from mummy.server.process import CUT_OFF, UNLIMITED, call, free_port, kill, start
+from mummy.server.wire import followed
 
 #: Seconds a player waits between actions: a quick player, not a flood (the server cuts
 #: floods off). 200 players at this pace send about 200 actions a second.
@@ -68,14 +69,14 @@ def post(port: int, path: str, body: dict[str, Any], source: str, token: str | N
         conn.close()
 
 
-def new_games(port: int, clients: int, people: int = 1) -> list[tuple[str, str]]:
-    """A Tomb game for every ``people`` players (each player alone in a game by default),
-    each created from its first player's own address: (game id, seat token) per player,
-    the players of a game next to each other."""
+def new_games(port: int, clients: int, people: int = 1, game: str = "tomb") -> list[tuple[str, str]]:
+    """A game (the Tomb by default) for every ``people`` players (each player alone in a
+    game by default), each created from its first player's own address: (game id, seat
+    token) per player, the players of a game next to each other."""
     games = []
     for i in range(0, clients, people):
         seats = [{"name": f"p{j}"} for j in range(i, min(clients, i + people))]
-        status, created = post(port, "/api/games", {"game": "tomb", "seats": seats}, honest_address(i))
+        status, created = post(port, "/api/games", {"game": game, "seats": seats}, honest_address(i))
         assert status == 201, created
         games.extend((created["id"], seat["token"]) for seat in created["seats"])
     return games
@@ -87,13 +88,20 @@ TURN_WAIT = 30.0
 #: when its action was sent) for each of its actions that stood, and ("got", version,
 #: when it came) for each state it was sent; times from ``time.perf_counter``.
 Seen = list[tuple[str, int, float]]
+#: The size (bytes of text) of each message a player was sent for another player's move,
+#: in the last load (``honest_load``): what ``server.update_bytes_p50`` is the median of.
+UPDATE_BYTES: list[int] = []
 
 
 def _newer(state: dict[str, Any], message: dict[str, Any], seen: Seen | None) -> dict[str, Any]:
-    """The newest state a player knows, after ``message`` (an update, a state, a refusal
-    with the current state, or something else)."""
-    view = message.get("state") if message["type"] in ("update", "state", "error") else None
-    if not isinstance(view, dict) or view["version"] < state["version"]:
+    """The newest state a player knows, after ``message`` (an update, a patch of the
+    state it has, a state, a refusal with the current state, or something else), read as
+    the browser reads them (``wire.followed``). The patch of another version is a bug of
+    the server's: it fails the benchmark."""
+    view = followed(state if "over" in state else None, message)
+    if view is None and message["type"] == "delta":
+        raise AssertionError(f"a patch from version {message.get('base')} reached a player at {state['version']}")
+    if view is None or view is state or view["version"] < state["version"]:
         return state
     if seen is not None:
         seen.append(("got", view["version"], time.perf_counter()))
@@ -113,9 +121,12 @@ async def _read_until(ws: Any, state: dict[str, Any], deadline: float, seen: See
     while not done(state) and (left := deadline - loop.time()) > 0:
         try:
             async with asyncio.timeout(left):
-                message = orjson.loads(await ws.recv())
+                raw = await ws.recv()
         except TimeoutError:
             break
+        message = orjson.loads(raw)
+        if message["type"] in ("update", "delta"):  # another player's move (one's own is read in _act)
+            UPDATE_BYTES.append(len(raw.encode() if isinstance(raw, str) else raw))
         state = _newer(state, message, seen)
     return state
 
@@ -218,6 +229,7 @@ async def _honest_load(servers: list[str], games: list[tuple[str, str]], actions
     echoes: list[float] = []
     if seen is not None:
         seen[:] = [[] for _ in games]
+    UPDATE_BYTES.clear()
     playing = Counter(game_id for game_id, _ in games)
     # The echo runs through the whole load, so that its p99 rests on hundreds of samples
     # taken under the same load, not on a handful: as many echo sockets as a fifth of the

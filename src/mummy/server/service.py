@@ -41,12 +41,10 @@ What this module holds is the flow of play:
   commit waits a few milliseconds at most, then hands the moves to the writer thread.
 
 The methods are synchronous and thread-safe (a lock per game): the web layer runs them in
-worker threads, so a thinking bot never blocks the event loop. For the hot path of a move
-there are coroutines too (:meth:`GameService.act_now`, :meth:`GameService.views_now`):
-they work on a game already in memory and free, on the event loop; when the game is not
-ready (not loaded, or in use by a thread) they answer ``None`` and the caller uses the
-threaded method instead. Measured under load (``make bench``), a move that hopped to a
-worker thread and back waited longer for its turns than it took to make.
+worker threads, so a thinking bot never blocks the event loop. The hot path of a move has
+methods that work on a game in memory and free, on the event loop (``act_now``, the
+``*_now`` reads), else answer ``None`` for the threaded method: under load, a move that
+hopped to a worker thread and back waited longer for its turns than it took to make.
 """
 
 from __future__ import annotations
@@ -60,7 +58,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from datetime import timedelta
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
@@ -92,6 +90,7 @@ LOG_PAGE = 200
 RETRIES: Final = 5
 #: How long "my games" lists a game in which nobody has moved (invitations wait that long).
 NO_MOVE_LISTED: Final = timedelta(days=7)
+T = TypeVar("T")  # what a read of a game in memory gives (GameService._now, GameService._read)
 
 
 class GameService:
@@ -514,83 +513,71 @@ class GameService:
     # -- reading ----------------------------------------------------------------------------
     def view(self, game_id: str, token: str | None = None) -> dict[str, Any]:
         """The game as a seat (or a spectator, without a token) sees it."""
+        return self._read(game_id, lambda live: live.view_for(token))
+
+    def _now(self, game_id: str, read: Callable[[LiveGame], T]) -> T | None:
+        """``read`` of the game in memory without waiting, for the event loop: ``None`` when
+        the game is not in memory or busy (a move being written, a bot thinking); the
+        caller reads it in a worker thread then (:meth:`_read`)."""
+        live = self.copies.take_now(game_id)
+        if live is None:
+            return None
+        try:
+            return read(live)
+        finally:
+            live.lock.release()
+
+    def _read(self, game_id: str, read: Callable[[LiveGame], T]) -> T:
         with self.copies.current(game_id) as live:
-            return live.view_for(token)
+            return read(live)
 
     def views_now(self, game_id: str, tokens: list[str | None]) -> list[dict[str, Any]] | None:
-        """Each connection's view at one and the same version, without waiting, for the event
-        loop (``Play.view``): ``None`` when the game is not in memory or busy (a move being
-        written, a bot thinking); call :meth:`view` in a worker thread then."""
-        live = self.copies.take_now(game_id)
-        if live is None:
-            return None
-        try:
-            return [live.view_for(token) for token in tokens]
-        finally:
-            live.lock.release()
+        """Each connection's view at one and the same version (``Play.view``), without
+        waiting (``None``: see :meth:`_now`; :meth:`view` in a worker thread then)."""
+        return self._now(game_id, lambda live: [live.view_for(token) for token in tokens])
 
     def view_texts(self, game_id: str, tokens: list[str | None]) -> list[tuple[int, str]]:
-        """Each connection's view at one and the same version as (version, JSON text), encoded once per version
-        (``LiveGame.view_text``): what a broadcast or a resync sends."""
-        with self.copies.current(game_id) as live:
-            return [(live.version, live.view_text(token)) for token in tokens]
+        """Each connection's view at one and the same version as (version, JSON text),
+        encoded once per version (``LiveGame.view_text``): what a resync sends."""
+        return self._read(game_id, lambda live: [(live.version, live.view_text(token)) for token in tokens])
 
     def view_texts_now(self, game_id: str, tokens: list[str | None]) -> list[tuple[int, str]] | None:
-        """:meth:`view_texts` without waiting, for the event loop (``None``: as :meth:`views_now`)."""
-        live = self.copies.take_now(game_id)
-        if live is None:
-            return None
-        try:
-            return [(live.version, live.view_text(token)) for token in tokens]
-        finally:
-            live.lock.release()
+        """:meth:`view_texts` without waiting (``None``: see :meth:`_now`)."""
+        return self._now(game_id, lambda live: [(live.version, live.view_text(token)) for token in tokens])
 
     def updates(self, game_id: str, wants: list[tuple[str | None, int]]) -> list[tuple[int, int | None, str]]:
-        """What each connection (its token, and the version it has) is sent after a move,
-        at one and the same version (``LiveGame.update_for``): the patch from its version,
-        or the whole view."""
-        with self.copies.current(game_id) as live:
-            return [live.update_for(token, have) for token, have in wants]
+        """What each connection (its token, the version it has) is sent after a move, at one
+        version (``LiveGame.update_for``): the patch from its version, or the whole view."""
+        return self._read(game_id, lambda live: [live.update_for(token, have) for token, have in wants])
 
     def updates_now(self, game_id: str,
                     wants: list[tuple[str | None, int]]) -> list[tuple[int, int | None, str]] | None:
-        """:meth:`updates` without waiting, for the event loop (``None``: as :meth:`views_now`)."""
-        live = self.copies.take_now(game_id)
-        if live is None:
-            return None
-        try:
-            return [live.update_for(token, have) for token, have in wants]
-        finally:
-            live.lock.release()
+        """:meth:`updates` without waiting (``None``: see :meth:`_now`)."""
+        return self._now(game_id, lambda live: [live.update_for(token, have) for token, have in wants])
 
     def preview(self, game_id: str, token: str | None, text: str) -> dict[str, Any]:
         """What an action would do for the token's seat, worked out on a copy of the game
         (contracts §2, ``LiveGame.preview``): nothing changes, nothing is written."""
         if not isinstance(text, str) or not 1 <= len(text) <= 64:
             raise ServiceError(422, "bad_request", "action is a string of 1 to 64 characters")
-        with self.copies.current(game_id) as live:
-            return live.preview(token, text)
+        return self._read(game_id, lambda live: live.preview(token, text))
 
     def record(self, game_id: str) -> dict[str, Any]:
         """The finished game's record with its seed revealed (for ``mummy verify``)."""
-        with self.copies.current(game_id) as live:
-            return live.record()
+        return self._read(game_id, lambda live: live.record())
 
     def games_of(self, tokens: list[str]) -> list[dict[str, Any]]:
-        """The games in which these tokens hold seats ("my games"), newest first. A game
-        nobody moved in is listed for ``NO_MOVE_LISTED`` (a daily one for its day only,
-        after which it cannot be played): abandoned at once, such games piled up for good."""
+        """The games in which these tokens hold seats ("my games"), newest first; one nobody
+        moved in for ``NO_MOVE_LISTED`` (a daily one for its day): else they piled up."""
         hashes = [hash_token(t) for t in tokens[:100]]
         rows = self.repo.games_of(hashes, clock.now() - NO_MOVE_LISTED, clock.today()) if hashes else []
         return [held(row) for row in rows]
 
     def log_since(self, game_id: str, version: int, token: str | None = None,
                   limit: int = LOG_PAGE) -> dict[str, Any]:
-        """What a client that comes back has missed: the log entries after ``version``, at
-        most ``limit`` (``LOG_PAGE`` at most) of them, as ``{"missed": [...], "more":
-        bool}``; with ``more``, ask again from the last version received. Paged, since a
-        resync from version 0 on a long log answered megabytes to a 27-byte message.
-        Refused (``not_over``, ``forbidden``) where :meth:`LiveGame.check_log` says so."""
+        """What a client that comes back has missed: ``{"missed": [...], "more": bool}``, at
+        most ``limit`` (``LOG_PAGE``) entries after ``version`` (a resync from 0 on a long log
+        answered megabytes); refused where :meth:`LiveGame.check_log` says so."""
         with self.copies.current(game_id) as live:
             live.check_log(token)
         limit = max(1, min(limit, LOG_PAGE))

@@ -80,19 +80,19 @@ def diff(old: Any, new: Any, path: str = "", out: list[dict[str, Any]] | None = 
 
 
 def _list_diff(old: list[Any], new: list[Any], path: str, ops: list[dict[str, Any]]) -> None:
-    """A list: element by element when its length stays; appended to when it only grew;
-    shifted (the first entries removed, new ones added at the end) when it moved along by
-    up to :data:`MAX_SHIFT`; else replaced whole."""
+    """A list: shifted (its first entries removed, new ones added at the end) when it moved
+    along by up to :data:`MAX_SHIFT`, as the log's tail does, or only grew; else element
+    by element when its length stays; else replaced whole."""
+    for shift in range(0 if len(new) > len(old) else 1, min(MAX_SHIFT, len(old)) + 1):
+        kept = len(old) - shift
+        if (kept or not shift) and kept <= len(new) and _same(old, shift, new, kept):
+            ops.extend({"op": "remove", "path": pointer(path, 0)} for _ in range(shift))
+            ops.extend({"op": "add", "path": f"{path}/-", "value": value} for value in new[kept:])
+            return
     if len(old) == len(new):
         for i, (a, b) in enumerate(zip(old, new, strict=True)):
             diff(a, b, pointer(path, i), ops)
         return
-    for shift in range(min(MAX_SHIFT, len(old)) + 1):
-        kept = len(old) - shift
-        if kept <= len(new) and _same(old, shift, new, kept):
-            ops.extend({"op": "remove", "path": pointer(path, 0)} for _ in range(shift))
-            ops.extend({"op": "add", "path": f"{path}/-", "value": value} for value in new[kept:])
-            return
     ops.append({"op": "replace", "path": path, "value": new})
 
 
