@@ -44,7 +44,7 @@ import uvloop
 from server_bench import honest_load, new_games, post, round_trip_figures
 from websockets.asyncio.client import connect
 
-from mummy.server.process import UNLIMITED, free_port, start
+from mummy.server.deploy.process import UNLIMITED, free_port, start
 
 SILENT_READERS = 50
 #: The attacks of issue 32, each an attacker process.

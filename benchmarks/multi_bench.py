@@ -50,7 +50,7 @@ from collections.abc import Iterator
 import uvloop
 from server_bench import UPDATE_BYTES, Seen, honest_load, new_games, percentile
 
-from mummy.server.process import free_port, start
+from mummy.server.deploy.process import free_port, start
 
 ENV = "MUMMY_BENCH_POSTGRES"
 DEFAULT_SERVER = "postgresql+psycopg://mummy:mummy@127.0.0.1:5432/"

@@ -36,8 +36,8 @@ import uvloop
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from mummy.server.process import CUT_OFF, UNLIMITED, call, free_port, kill, start
-from mummy.server.wire import followed
+from mummy.server.deploy.process import CUT_OFF, UNLIMITED, call, free_port, kill, start
+from mummy.server.play.wire import followed
 
 #: Seconds a player waits between actions: a quick player, not a flood (the server cuts
 #: floods off). 200 players at this pace send about 200 actions a second.

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mummy.server.process import call, free_port, start
+from mummy.server.deploy.process import call, free_port, start
 from mummy.tomb.game import round_dice
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

@@ -25,7 +25,7 @@ PUBLIC_UNDERSCORED = {"_replace", "_asdict", "_fields", "_make", "_field_default
 GAME_NAMES = {"tomb", "treasure"}
 #: Migrations are history: each says what the schema was when it was written, in its own
 #: words, and must not follow later code.
-MIGRATIONS = PACKAGE / "server" / "migrations"
+MIGRATIONS = PACKAGE / "server" / "store" / "migrations"
 
 
 def python_files() -> Iterator[Path]:

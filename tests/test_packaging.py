@@ -33,7 +33,7 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 from websockets.sync.client import connect
 
-from mummy.server.process import free_port
+from mummy.server.deploy.process import free_port
 from mummy.web.content import tomb_content, treasure_content
 from tests.without_extras import EXTRAS
 
@@ -113,10 +113,10 @@ def test_the_source_files_check_sees_data_files_in_every_folder() -> None:
     # package-data names (and no byte code), or a missing folder would go unnoticed.
     files = source_files()
     for expected in ("mummy/py.typed", "mummy/tomb/data/map1.txt", "mummy/treasure/data/sites.txt",
-                     "mummy/server/migrations/env.py", "mummy/web/static/index.html"):
+                     "mummy/server/store/migrations/env.py", "mummy/web/static/index.html"):
         assert expected in files
     assert any(f.startswith("mummy/web/static/rules/") and f.endswith(".md") for f in files)
-    assert any(f.startswith("mummy/server/migrations/versions/") for f in files)
+    assert any(f.startswith("mummy/server/store/migrations/versions/") for f in files)
     assert not any("__pycache__" in f or f.endswith(".pyc") for f in files)
 
 
@@ -223,7 +223,7 @@ def test_the_installed_server_migrates_its_database_and_plays(served: tuple[str,
         first = json.loads(ws.recv(timeout=20))
     assert (first["type"], first["version"]) == ("state", 0)
     cfg = Config()
-    cfg.set_main_option("script_location", str(PACKAGE / "server" / "migrations"))
+    cfg.set_main_option("script_location", str(PACKAGE / "server" / "store" / "migrations"))
     with sqlite3.connect(db) as conn:
         (version,) = conn.execute("SELECT version_num FROM alembic_version").fetchone()
     assert version == ScriptDirectory.from_config(cfg).get_current_head()

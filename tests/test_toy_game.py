@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 
 from mummy.cli import main
 from mummy.games import games, kind_named, register, unregister
+from mummy.server.admission.limits import Limits
 from mummy.server.app import create_app
-from mummy.server.limits import Limits
 from mummy.sim.runner import run, specs
 from mummy.sim.summary import summarise
 from tests.toy import TOY

@@ -347,10 +347,10 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn  # noqa: F401  (only to say so when the server's dependencies are missing)
 
-        from mummy.server import logs
+        from mummy.server.admission.limits import Limits
+        from mummy.server.api import logs
         from mummy.server.app import create_app
-        from mummy.server.limits import Limits
-        from mummy.server.supervisor import needs_postgres, run_workers, serve
+        from mummy.server.deploy.supervisor import needs_postgres, run_workers, serve
     except ImportError:
         print("mummy serve: the server's dependencies are missing; they come with the package: pip install mummy",
               file=sys.stderr)

@@ -38,13 +38,13 @@ from alembic.script import ScriptDirectory
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, create_engine, event, func, inspect, make_url, select, text
 
-import mummy.server.db
+import mummy.server.store.db
 from mummy.server import clock
+from mummy.server.admission.limits import Limits
 from mummy.server.app import create_app
-from mummy.server.db import make_engine, migrate
-from mummy.server.limits import Limits
-from mummy.server.models import ActionRow, SecretRow
-from mummy.server.service import GameService
+from mummy.server.play.service import GameService
+from mummy.server.store.db import make_engine, migrate
+from mummy.server.store.models import ActionRow, SecretRow
 
 time_machine = pytest.importorskip("time_machine", reason="time-machine (the dev extra) pins the server tests' day")
 
@@ -153,7 +153,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def _head() -> str:
     """The newest migration."""
     config = Config()
-    config.set_main_option("script_location", str(Path(mummy.server.db.__file__).parent / "migrations"))
+    config.set_main_option("script_location", str(Path(mummy.server.store.db.__file__).parent / "migrations"))
     head = ScriptDirectory.from_config(config).get_current_head()
     assert head is not None
     return head
@@ -250,7 +250,7 @@ def two_processes(service: GameService, db_url: str, **service_options: Any) -> 
     SQLite, which one process owns."""
     if service.engine.dialect.name != "postgresql":
         pytest.skip("several processes need PostgreSQL")
-    from mummy.server.hub import SocketLimits
+    from mummy.server.play.hub import SocketLimits
 
     apps = [create_app(service=GameService(make_engine(db_url), owner=name, **service_options), limits=TEST_LIMITS)
             for name in ("one", "two")]

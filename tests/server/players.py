@@ -11,7 +11,7 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from mummy.server.wire import followed
+from mummy.server.play.wire import followed
 
 WAIT = 15.0  # seconds a test waits for a message it expects
 

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mummy.server.app import NEVER, create_app, freeze_long_lived
-from mummy.server.service import GameService
+from mummy.server.play.service import GameService
 from tests.server.conftest import TEST_LIMITS
 
 

@@ -17,9 +17,9 @@ from sqlalchemy import select
 
 from mummy.server import clock
 from mummy.server.app import create_app
-from mummy.server.db import make_engine
-from mummy.server.models import ActionRow
-from mummy.server.service import GameService
+from mummy.server.play.service import GameService
+from mummy.server.store.db import make_engine
+from mummy.server.store.models import ActionRow
 from tests.server.conftest import TEST_LIMITS
 
 pytestmark = pytest.mark.daily

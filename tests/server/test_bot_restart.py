@@ -19,9 +19,9 @@ import pytest
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from mummy.server.db import make_engine
-from mummy.server.models import ActionRow, GameRow
-from mummy.server.service import GameService
+from mummy.server.play.service import GameService
+from mummy.server.store.db import make_engine
+from mummy.server.store.models import ActionRow, GameRow
 
 Log = list[tuple[int, str]]  # (seat, action), in order
 

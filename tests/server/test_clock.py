@@ -14,7 +14,7 @@ import pytest
 import time_machine
 
 from mummy.server import clock
-from mummy.server.service import GameService
+from mummy.server.play.service import GameService
 from tests.server.conftest import DAILY_SECRET, DAY, sweep_days
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""The coaching jobs (mummy.server.coach_jobs) on the inputs of a practice game's hint:
+"""The coaching jobs (mummy.server.coaching.coach_jobs) on the inputs of a practice game's hint:
 the planner never knows a die that is not rolled yet (issue 32, "check, and fix if so")."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 from mummy.analysis.review import TombAnalysis
 from mummy.bots.registry import make_agent
-from mummy.server.coach_jobs import hint_job
+from mummy.server.coaching.coach_jobs import hint_job
 from mummy.tomb import game as tomb_game
 from mummy.tomb.game import TombGame
 from mummy.tomb.record import to_record

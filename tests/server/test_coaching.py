@@ -17,14 +17,15 @@ from sqlalchemy import select
 
 from mummy.bots.registry import make_agent
 from mummy.games import KINDS
-from mummy.server import clock, coaching
+from mummy.server import clock
+from mummy.server.admission.limits import Limits
 from mummy.server.app import create_app
-from mummy.server.coach_jobs import JOBS, analysis
-from mummy.server.coaching import against, history_steps
-from mummy.server.lanes import Lane
-from mummy.server.limits import Limits
-from mummy.server.models import GameRow
-from mummy.server.service import GameService
+from mummy.server.coaching import coaching
+from mummy.server.coaching.coach_jobs import JOBS, analysis
+from mummy.server.coaching.coaching import against, history_steps
+from mummy.server.coaching.lanes import Lane
+from mummy.server.play.service import GameService
+from mummy.server.store.models import GameRow
 from tests.server.conftest import DAY, TEST_LIMITS, day_after
 
 SEED = 4242

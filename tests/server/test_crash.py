@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from mummy.server.process import CUT_OFF, UNLIMITED, call, free_port, kill, start
+from mummy.server.deploy.process import CUT_OFF, UNLIMITED, call, free_port, kill, start
 from tests.server.players import asked_again
 
 #: Kills in the test (``make bench`` kills 50 times: server_bench.py).

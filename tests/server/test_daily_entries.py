@@ -14,9 +14,9 @@ from sqlalchemy import select
 
 from mummy.games import KINDS
 from mummy.server import clock
-from mummy.server.db import migrate
-from mummy.server.models import DailyEntryRow, GameRow
-from mummy.server.service import NO_MOVE_LISTED, GameService
+from mummy.server.play.service import NO_MOVE_LISTED, GameService
+from mummy.server.store.db import migrate
+from mummy.server.store.models import DailyEntryRow, GameRow
 from tests.server.conftest import day_after
 
 

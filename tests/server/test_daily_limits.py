@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from mummy.server.admission.limits import Limits
 from mummy.server.app import create_app
-from mummy.server.limits import Limits
-from mummy.server.service import GameService
+from mummy.server.play.service import GameService
 
 pytestmark = pytest.mark.daily
 

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from mummy.server.service import GameService
-from mummy.server.wire import delta_message, diff, followed, patch, view_message
+from mummy.server.play.service import GameService
+from mummy.server.play.wire import delta_message, diff, followed, patch, view_message
 
 SETUPS = {"tomb": {"map": "map1", "mode": "standard"}, "treasure": {}}
 

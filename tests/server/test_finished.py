@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mummy.server import clock
-from mummy.server.service import GameService, ServiceError
+from mummy.server.play.service import GameService, ServiceError
 from tests.server.conftest import day_after
 
 

@@ -15,10 +15,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import DatabaseError, OperationalError
 from websockets.sync.client import connect
 
+from mummy.server.admission.limits import Limits, Shunned, address_group, uvicorn_options
 from mummy.server.app import MAX_MESSAGE, create_app
-from mummy.server.limits import Limits, Shunned, address_group, uvicorn_options
-from mummy.server.service import GameService
-from mummy.server.supervisor import raise_open_files
+from mummy.server.deploy.supervisor import raise_open_files
+from mummy.server.play.service import GameService
 from tests.server.conftest import TEST_LIMITS, listening, running
 
 GAME = {"game": "tomb", "seats": [{"name": "me"}]}

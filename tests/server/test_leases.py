@@ -15,9 +15,9 @@ from concurrent.futures import Future
 import pytest
 from sqlalchemy import func, select
 
-from mummy.server.db import make_engine
-from mummy.server.models import ActionRow, BotLeaseRow
-from mummy.server.service import GameService
+from mummy.server.play.service import GameService
+from mummy.server.store.db import make_engine
+from mummy.server.store.models import ActionRow, BotLeaseRow
 from tests.server.conftest import logged
 
 TERM = 1.0  # seconds a lease lasts unrenewed, in these tests

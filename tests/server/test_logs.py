@@ -24,8 +24,8 @@ import time_machine
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from mummy.server.logs import JsonLines, Sampled, TextLines, utc_time
-from mummy.server.process import call, free_port
+from mummy.server.api.logs import JsonLines, Sampled, TextLines, utc_time
+from mummy.server.deploy.process import call, free_port
 from tests.server.players import WAIT, post
 
 KEYS = {"time", "level", "logger", "message", "process"}

@@ -12,7 +12,7 @@ from websockets.sync.client import connect
 
 from mummy.cli import main
 from mummy.server.app import create_app
-from mummy.server.service import GameService
+from mummy.server.play.service import GameService
 from tests.server.conftest import listening, running
 
 

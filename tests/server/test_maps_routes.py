@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mummy.server.app import create_app
-from mummy.server.service import GameService
+from mummy.server.play.service import GameService
 from mummy.tomb import content
 from mummy.tomb.content import MAX_MAP_TEXT, custom_map_id, is_map, parse_map
 from tests.server.conftest import TEST_LIMITS
@@ -175,7 +175,7 @@ def test_the_editor_page_is_served_like_the_others(client: TestClient) -> None:
 
 def test_registering_maps_is_rate_limited_like_new_games(service: GameService) -> None:
     """Issue 12: a client cannot make the server keep map after map."""
-    from mummy.server.limits import Limits
+    from mummy.server.admission.limits import Limits
 
     limits = Limits(games_per_address="2/minute")
     client = TestClient(create_app(service=service, limits=limits), client=("10.0.0.7", 1))

@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from mummy.server.answers import Acted, ActionRefused, ErrorAnswer, GameView
+from mummy.server.api.answers import Acted, ActionRefused, ErrorAnswer, GameView
 from tests.server.test_http import auth, make
 
 METHODS = {"get", "put", "post", "delete", "patch", "head", "options"}

@@ -21,9 +21,9 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from mummy.server.app import create_app
-from mummy.server.marks import with_marks
-from mummy.server.models import GameRow
-from mummy.server.service import GameService
+from mummy.server.play.marks import with_marks
+from mummy.server.play.service import GameService
+from mummy.server.store.models import GameRow
 from tests.server.conftest import TEST_LIMITS, two_processes
 from tests.server.players import Seat, get, post
 

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mummy.render.narrate import LOG_TAIL
-from mummy.server.service import GameService, ServiceError
+from mummy.server.play.service import GameService, ServiceError
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
 

@@ -11,10 +11,10 @@ from dataclasses import replace
 import pytest
 from fastapi.testclient import TestClient
 
-from mummy.server import coach_jobs
 from mummy.server.app import create_app
-from mummy.server.service import GameService
-from mummy.server.sheets import Sheets
+from mummy.server.coaching import coach_jobs
+from mummy.server.coaching.sheets import Sheets
+from mummy.server.play.service import GameService
 from tests.server.conftest import TEST_LIMITS
 
 PRINT_LIMITS = replace(TEST_LIMITS, prints_per_address="100000/minute", prints_overall="100000/minute")

@@ -21,10 +21,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete
 
 from mummy.server.app import create_app
-from mummy.server.db import make_engine
-from mummy.server.models import SecretRow
-from mummy.server.process import EPHEMERAL, free_port
-from mummy.server.service import GameService, ServiceError
+from mummy.server.deploy.process import EPHEMERAL, free_port
+from mummy.server.play.service import GameService, ServiceError
+from mummy.server.store.db import make_engine
+from mummy.server.store.models import SecretRow
 from tests.server.conftest import TEST_LIMITS, logged
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5

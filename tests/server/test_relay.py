@@ -16,11 +16,11 @@ import pytest
 import sqlalchemy as sa
 from fastapi import FastAPI
 
-from mummy.server.copies import Copies
-from mummy.server.live import LogEntry
-from mummy.server.models import BotLeaseRow
-from mummy.server.relay import Entry, Notice
-from mummy.server.service import GameService
+from mummy.server.play.copies import Copies
+from mummy.server.play.live import LogEntry
+from mummy.server.play.relay import Entry, Notice
+from mummy.server.play.service import GameService
+from mummy.server.store.models import BotLeaseRow
 from tests.server.conftest import two_processes
 from tests.server.players import Seat, get, play_to_the_end, post
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 from httpx import Response
 
+from mummy.server.admission.limits import Limits
 from mummy.server.app import create_app
-from mummy.server.limits import Limits
-from mummy.server.service import GameService
+from mummy.server.play.service import GameService
 
 
 def play_to_finish(client: TestClient, game_id: str, *tokens: str) -> None:

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from mummy.server.models import GameRow
-from mummy.server.service import GameService
+from mummy.server.play.service import GameService
+from mummy.server.store.models import GameRow
 from tests.server.test_rematch import ask_rematch, play_to_finish
 
 

@@ -10,8 +10,8 @@ import pytest
 import sqlalchemy as sa
 
 from mummy.games import commitment
-from mummy.server.db import make_engine, migrate
-from mummy.server.service import GameService, ServiceError
+from mummy.server.play.service import GameService, ServiceError
+from mummy.server.store.db import make_engine, migrate
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5
 
@@ -176,7 +176,7 @@ def test_bots_resume_when_a_game_is_loaded_again(service: GameService, db_url: s
     from sqlalchemy import delete
     from sqlalchemy.orm import Session
 
-    from mummy.server.models import ActionRow, GameRow
+    from mummy.server.store.models import ActionRow, GameRow
 
     created = service.create("treasure", [{"bot": "greedy"}, {"name": "me"}], {"first": 0}, seed=5)
     game_id, token = created["id"], created["seats"][1]["token"]

@@ -19,10 +19,10 @@ from sqlalchemy import Engine, event, insert, select, text, update
 from mummy.bots.registry import make_agent
 from mummy.games import KINDS
 from mummy.server import clock
-from mummy.server import live as live_module
-from mummy.server.db import migrate
-from mummy.server.models import ActionRow, GameRow
-from mummy.server.service import GameService, ServiceError
+from mummy.server.play import live as live_module
+from mummy.server.play.service import GameService, ServiceError
+from mummy.server.store.db import migrate
+from mummy.server.store.models import ActionRow, GameRow
 from tests.server.conftest import day_after
 
 UNDOS = 50  # the documented limit of undos per seat in a Tomb round (docs/server.md)

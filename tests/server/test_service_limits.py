@@ -22,12 +22,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from mummy.server import bots
 from mummy.server.app import create_app
-from mummy.server.bots import BotPool
-from mummy.server.db import make_engine
-from mummy.server.live import LiveGame
-from mummy.server.service import GameService
+from mummy.server.play import bots
+from mummy.server.play.bots import BotPool
+from mummy.server.play.live import LiveGame
+from mummy.server.play.service import GameService
+from mummy.server.store.db import make_engine
 from tests.server.conftest import logged
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from mummy.server.db import make_engine
-from mummy.server.service import GameService, ServiceError
-from mummy.server.writer import Write
+from mummy.server.play.service import GameService, ServiceError
+from mummy.server.store.db import make_engine
+from mummy.server.store.writer import Write
 from tests.server.conftest import logged
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5

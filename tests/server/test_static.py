@@ -1,4 +1,4 @@
-"""The client's files from memory (mummy/server/assets.py, docs/web.md "Caching and
+"""The client's files from memory (mummy/server/api/assets.py, docs/web.md "Caching and
 compression", "Loading a game page"): no disk read after start, the hash-based ETag and
 the immutable versioned address, compressed forms made once, and the pages' hints (the
 modules, stylesheets and content a page needs, named in its head)."""
@@ -17,8 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.datastructures import Headers
 
-from mummy.server import assets
-from mummy.server.assets import IMMUTABLE, STATIC, Document, accepted_encoding, module_graph
+from mummy.server.api import assets
+from mummy.server.api.assets import IMMUTABLE, STATIC, Document, accepted_encoding, module_graph
 
 JS = (STATIC / "js" / "api.js").read_bytes()
 VERSION = hashlib.sha256(JS).hexdigest()[:12]

@@ -1,4 +1,4 @@
-"""The Tomb's tutorial (mummy.server.tutorial): the rulebook's First Round Example on Map 1
+"""The Tomb's tutorial (mummy.server.coaching.tutorial): the rulebook's First Round Example on Map 1
 (T9) on a seed that rolls its two 5s, every step legal in the real engine, and what each
 step says it did is what the engine did."""
 
@@ -11,7 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from mummy.games import KINDS
-from mummy.server.tutorial import STEPS, example_seed, tutorial
+from mummy.server.coaching.tutorial import STEPS, example_seed, tutorial
 from mummy.tomb.rules import round_dice
 
 TOMB = KINDS["tomb"]

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from mummy.server.service import GameService
+from mummy.server.play.service import GameService
 
 
 @pytest.mark.parametrize("seed", [3, 99, 2024])

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from mummy.server.process import CUT_OFF, UNLIMITED, call, free_port, kill, start
+from mummy.server.deploy.process import CUT_OFF, UNLIMITED, call, free_port, kill, start
 from tests.server.players import WAIT, Seat, asked_again, play_to_the_end, post
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5

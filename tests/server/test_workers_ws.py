@@ -28,8 +28,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
-from mummy.server.process import CUT_OFF, UNLIMITED, call, free_port, kill
-from mummy.server.wire import followed
+from mummy.server.deploy.process import CUT_OFF, UNLIMITED, call, free_port, kill
+from mummy.server.play.wire import followed
 
 CYCLES = 6
 #: Seconds between two messages of one connection: the server's allowance is 20 a second.

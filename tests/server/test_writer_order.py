@@ -13,7 +13,7 @@ import threading
 
 from sqlalchemy import Connection, create_engine
 
-from mummy.server.writer import Write, Writer
+from mummy.server.store.writer import Write, Writer
 
 
 def _write(game_id: str, seq: int) -> Write:

@@ -27,9 +27,9 @@ from websockets.sync.client import ClientConnection, connect
 
 from mummy.server import app as app_module
 from mummy.server.app import create_app
-from mummy.server.hub import Connection, Hub, SocketLimits
-from mummy.server.service import GameService
-from mummy.server.wire import followed
+from mummy.server.play.hub import Connection, Hub, SocketLimits
+from mummy.server.play.service import GameService
+from mummy.server.play.wire import followed
 from tests.server.conftest import listening, running
 
 #: Seconds within which the player's every action must be answered. Loose on purpose
@@ -466,7 +466,7 @@ def test_hostile_json_is_closed_with_1007_and_one_log_line(client: TestClient, c
 def test_websocket_handshakes_are_rate_limited_per_address_and_refusals_write_no_line(
         service: GameService, caplog: pytest.LogCaptureFixture) -> None:
     """Issue 32: a client opening refused websockets in a loop wrote a log line each."""
-    from mummy.server.limits import Limits
+    from mummy.server.admission.limits import Limits
 
     app = create_app(service=service, limits=Limits(sockets_per_address="3/minute"))
     with TestClient(app, client=("10.0.0.5", 1)) as c, caplog.at_level(logging.INFO, logger="mummy"):

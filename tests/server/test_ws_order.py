@@ -25,9 +25,9 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocket
 
-from mummy.server.hub import CLOSE_TRY_LATER, Connection, SocketLimits
-from mummy.server.service import GameService
-from mummy.server.wire import view_message
+from mummy.server.play.hub import CLOSE_TRY_LATER, Connection, SocketLimits
+from mummy.server.play.service import GameService
+from mummy.server.play.wire import view_message
 from tests.server.conftest import two_processes
 from tests.server.players import Seat, post
 
@@ -154,7 +154,7 @@ def test_a_move_broadcast_while_a_connection_joins_still_reaches_it() -> None:
     to version 4 is broadcast meanwhile to the room, which the connection is not in yet.
     Once in, it is sent version 4 as well, instead of waiting a version behind for the
     next move."""
-    from mummy.server.sockets import joined
+    from mummy.server.api.sockets import joined
 
     class Game:  # the game's newest version, moved on by a broadcast during the first view
         version = 3

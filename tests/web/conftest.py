@@ -25,7 +25,7 @@ pytest.importorskip("fastapi")
 
 from mummy.bots.registry import make_agent
 from mummy.games import KINDS
-from mummy.server.process import UNLIMITED, call, free_port, start
+from mummy.server.deploy.process import UNLIMITED, call, free_port, start
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM = os.environ.get("MUMMY_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")

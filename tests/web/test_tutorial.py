@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from mummy.games import KINDS
-from mummy.server.tutorial import example_seed
+from mummy.server.coaching.tutorial import example_seed
 from tests.web.conftest import Touch, Watched, api, shot, watched
 
 TOMB = KINDS["tomb"]

@@ -17,7 +17,7 @@ from urllib.parse import urlparse
 
 import brotli
 
-from mummy.server.routes.pages import IMMUTABLE, STATIC
+from mummy.server.api.routes.pages import IMMUTABLE, STATIC
 from tests.web.conftest import create
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))

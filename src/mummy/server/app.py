@@ -1,5 +1,5 @@
 """The FastAPI application: HTTP routes and websockets over
-:class:`~mummy.server.service.GameService`.
+:class:`~mummy.server.play.service.GameService`.
 
 :func:`create_app` only assembles: the service (on a migrated database), the hub of
 websockets, the worker threads and the games' content go on ``app.state``, where the
@@ -23,18 +23,18 @@ from starlette_compress import CompressMiddleware
 
 from mummy import __version__
 from mummy.games import prepare_content
-from mummy.server import handlers, sockets
-from mummy.server.answers import TAGS
-from mummy.server.db import make_engine, migrate
-from mummy.server.hub import MAX_MESSAGE as MAX_MESSAGE  # the websocket limits: docs/server.md §4
-from mummy.server.hub import MAX_RATE as MAX_RATE
-from mummy.server.hub import Hub
-from mummy.server.limits import Guard, Limits, Shunned
-from mummy.server.logs import RequestFields
-from mummy.server.play import Play, Workers
-from mummy.server.routes import analysis, boards, companion, games, kinds, maps, pages, printing
-from mummy.server.service import GameService
-from mummy.server.sheets import Sheets
+from mummy.server.admission.limits import Guard, Limits, Shunned
+from mummy.server.api import handlers, sockets
+from mummy.server.api.answers import TAGS
+from mummy.server.api.logs import RequestFields
+from mummy.server.api.routes import analysis, boards, companion, games, kinds, maps, pages, printing
+from mummy.server.coaching.sheets import Sheets
+from mummy.server.play.hub import MAX_MESSAGE as MAX_MESSAGE  # the websocket limits: docs/server.md §4
+from mummy.server.play.hub import MAX_RATE as MAX_RATE
+from mummy.server.play.hub import Hub
+from mummy.server.play.play import Play, Workers
+from mummy.server.play.service import GameService
+from mummy.server.store.db import make_engine, migrate
 
 DEFAULT_DB = "sqlite:///mummy.db"
 #: Seconds between the server's full garbage collections (:func:`scheduled_collections`).

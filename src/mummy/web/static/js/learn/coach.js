@@ -3,7 +3,7 @@
 // what to press next (one control at a time, the control marked on the page), and why a
 // choice that is not the example's is not taken. How far the example has come is read from
 // the game's state, never counted by the page, so a reload or an Undo finds the right step.
-// The steps come from the server (GET /api/tutorial, mummy/server/tutorial.py), checked
+// The steps come from the server (GET /api/tutorial, mummy/server/coaching/tutorial.py), checked
 // against the engine there; this module only reads them.
 
 const dieValue = (sheet, slot) => {
