@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import DatabaseError, OperationalError
 from websockets.sync.client import connect
 
-from mummy.server.admission.limits import Limits, Shunned, address_group, uvicorn_options
+from mummy.server.admission.limits import Limits, Shunned, address_group, rate_limit, rated_routes, uvicorn_options
 from mummy.server.app import MAX_MESSAGE, create_app
 from mummy.server.deploy.supervisor import raise_open_files
 from mummy.server.play.service import GameService
@@ -362,3 +362,17 @@ def test_the_server_raises_its_limit_of_open_files() -> None:
         assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == after
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_each_limit_is_declared_at_its_route_and_read_by_the_guard(client: TestClient) -> None:
+    """The guard counts what the routes declare (``limits.rate_limit``), read from the app
+    (included routers too), and /openapi.json says it beside each operation."""
+    guarded, charged = rated_routes(client.app)
+    table = {(method, pattern.pattern, kind) for method, pattern, kind in guarded}
+    assert ("POST", "^/api/games$", "games") in table and ("GET", "^/api/print/tomb\\.svg$", "prints") in table
+    assert ("POST", "^/api/games/(?P<game_id>[^/]+)/actions$", "actions") in table and len(table) == 14
+    assert [(m, p.pattern, k) for m, p, k in charged] == [("POST", "^/api/daily/(?P<game>[^/]+)$", "games")]
+    paths = client.get("/openapi.json").json()["paths"]
+    assert paths["/api/games/{game_id}/actions"]["post"]["x-rate-limit"] == "actions"
+    with pytest.raises(ValueError, match="no limit called"):
+        rate_limit("everything")

@@ -35,6 +35,7 @@ import h11
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
+from starlette.routing import compile_path
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from mummy.server.errors import error_body
@@ -207,26 +208,51 @@ async def _answer(send: Send, status: int, code: str, message: str,
     await send({"type": "http.response.body", "body": body})
 
 
-#: The requests that are rate-limited: (method, path) to the kind of limit.
-LIMITED: Final = (
-    ("POST", re.compile(r"/api/games/?"), "games"),
-    ("POST", re.compile(r"/api/games/[^/]+/rematch/?"), "games"),  # a rematch is a new game
-    ("POST", re.compile(r"/api/games/[^/]+/actions/?"), "actions"),
-    ("GET", re.compile(r"/api/games/[^/]+/preview/?"), "previews"),
-    ("POST", re.compile(r"/api/maps/?"), "games"),  # a custom map is kept like a game's set-up
-    ("POST", re.compile(r"/api/maps/check/?"), "previews"),  # the editor checks as a player previews
-    # Coaching's analysis (routes/analysis.py): each can be a bot's whole game of CPU, counted as a new game.
-    ("POST", re.compile(r"/api/games/[^/]+/(review|hint|par)/?"), "games"),
-    ("GET", re.compile(r"/api/content/tomb/maps/[^/]+/?"), "previews"),  # a generated map is drawn on demand
-    ("GET", re.compile(r"/api/print/[^/]+\.svg"), "prints"),  # a sheet is drawn (routes/printing.py)
-    ("GET", re.compile(r"/api/companion/tomb/?"), "previews"),  # a seed's dice, worked out
-    ("POST", re.compile(r"/api/companion/tomb/score/?"), "previews"),  # a sheet scored (a map built)
-)
-#: The requests whose route decides whether they count (:class:`Charge`): a daily
-#: challenge counts as a new game only when it creates one, not when it resumes today's.
-CHARGED_BY_ROUTE: Final = (
-    ("POST", re.compile(r"/api/daily/[^/]+/?"), "games"),
-)
+#: The key of a route's ``openapi_extra`` that names the kind of limit its requests count
+#: against (:func:`rate_limit`), and the key that says its route decides whether one counts.
+RATE_LIMIT: Final = "x-rate-limit"
+CHARGED: Final = "x-rate-limit-charged-by-route"
+
+
+def rate_limit(kind: str, by_route: bool = False) -> dict[str, Any]:
+    """What a route declares beside its path, ``openapi_extra=rate_limit("games")``: its
+    requests count against the limit ``kind`` (one of :data:`_NAMES`'s), checked by the
+    guard before the request is parsed; ``by_route``: the route decides whether a request
+    counts (:class:`Charge`: a daily challenge counts only when it creates a game). The
+    declaration is in ``/openapi.json`` too, where a client reads which limit applies."""
+    if kind not in _NAMES:
+        raise ValueError(f"no limit called {kind!r}; limits: {', '.join(_NAMES)}")
+    return {RATE_LIMIT: kind, CHARGED: by_route}
+
+
+#: Rate-limited requests: (method, the route's path pattern, the kind of limit).
+Rated = list[tuple[str, re.Pattern[str], str]]
+
+
+def rated_routes(app: Any) -> tuple[Rated, Rated]:
+    """The app's rate-limited requests as the routes declare them (:func:`rate_limit`):
+    (method, path, kind) counted by the guard, and those whose route decides."""
+    guarded: Rated = []
+    charged: Rated = []
+    for route in _routes(getattr(app, "routes", ())):
+        extra = getattr(route, "openapi_extra", None) or {}
+        if RATE_LIMIT in extra and route.path:
+            pattern = compile_path(route.path)[0]
+            rows = [(method, pattern, extra[RATE_LIMIT]) for method in sorted(route.methods or ())]
+            (charged if extra.get(CHARGED) else guarded).extend(rows)
+    return guarded, charged
+
+
+def _routes(routes: Any) -> Any:
+    """Every route with its whole path, the included routers' too (FastAPI keeps those in
+    router objects of their own since 0.160: ``iter_route_contexts`` walks them)."""
+    try:
+        from fastapi.routing import iter_route_contexts
+    except ImportError:  # an older FastAPI: the app's routes are its routes
+        return routes
+    return iter_route_contexts(routes)
+
+
 #: The key of a request's scope under which the guard hands its route the :class:`Charge`.
 CHARGE: Final = "mummy.charge"
 
@@ -327,6 +353,7 @@ class Guard:
         self.limits = limits
         self.rates = RateLimiter(limits)
         self.shunned = shunned or Shunned(limits.shun_after, ipv6_prefix=limits.ipv6_prefix)
+        self.rated: tuple[Rated, Rated] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -352,11 +379,14 @@ class Guard:
                 return
             await self.app(scope, receive, send)
             return
-        for method, path, kind in CHARGED_BY_ROUTE:
-            if scope["method"] == method and path.fullmatch(scope["path"]):
+        if self.rated is None:  # the routes' declarations, read once the app has its routes
+            self.rated = rated_routes(scope.get("app"))
+        guarded, charged = self.rated
+        for method, path, kind in charged:
+            if scope["method"] == method and path.match(scope["path"]):
                 scope[CHARGE] = Charge(self.rates, self.shunned, kind, client[0] if client else None)
-        for method, path, kind in LIMITED:
-            if scope["method"] == method and path.fullmatch(scope["path"]):
+        for method, path, kind in guarded:
+            if scope["method"] == method and path.match(scope["path"]):
                 try:
                     self.rates.hit(kind, client[0] if client else None)
                 except RateLimited as exc:

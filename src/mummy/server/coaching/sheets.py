@@ -22,7 +22,7 @@ it go, which is at every wait for the network. So:
   package's version and the key), known before drawing: a browser that holds it gets
   ``304`` for the cost of a hash.
 
-The rate limit per address is the guard's (``limits.LIMITED``: ``prints``).
+The rate limit per address is the guard's (``prints``, declared at the print routes: ``limits.rate_limit``).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from mummy.server import clock
+from mummy.server.admission.limits import rate_limit
 from mummy.server.api.answers import DayParBoard, Hint, ParStatus, ReviewStatus, refusals
 from mummy.server.api.deps import OwnerDep, PlayDep, TokenDep, app_state
 from mummy.server.api.schemas import STRICT, GameName
@@ -40,7 +41,9 @@ class HintIn(BaseModel):
                                                       "game, off the boards")
 
 
+# Coaching's analysis: each can be a bot's whole game of CPU, counted as a new game.
 @router.post("/api/games/{game_id}/par", response_model=ParStatus, responses=refusals(404, 409, 429),
+             openapi_extra=rate_limit("games"),
              response_model_exclude_unset=True)
 async def ask_par(game_id: str, coach: CoachDep, play: PlayDep) -> dict[str, Any]:
     """A finished solo game's par, queued if it is not known nor under way (after a
@@ -57,7 +60,7 @@ async def get_par(game_id: str, coach: CoachDep, play: PlayDep) -> dict[str, Any
     return result
 
 
-@router.post("/api/games/{game_id}/review", response_model=ReviewStatus,
+@router.post("/api/games/{game_id}/review", response_model=ReviewStatus, openapi_extra=rate_limit("games"),
              responses={**REVIEW, **refusals(404, 409, 422, 429, 503)})
 async def ask_review(game_id: str, coach: CoachDep, play: PlayDep, token: TokenDep, owner: OwnerDep,
                      player: Player = 0) -> JSONResponse:
@@ -77,7 +80,7 @@ async def get_review(game_id: str, coach: CoachDep, play: PlayDep, player: Playe
     return JSONResponse(body, status_code=status)
 
 
-@router.post("/api/games/{game_id}/hint", response_model=Hint,
+@router.post("/api/games/{game_id}/hint", response_model=Hint, openapi_extra=rate_limit("games"),
              responses=refusals(401, 403, 404, 409, 422, 429, 503), response_model_exclude_unset=True)
 async def hint(game_id: str, coach: CoachDep, play: PlayDep, token: TokenDep,
                body: HintIn | None = None) -> dict[str, Any]:

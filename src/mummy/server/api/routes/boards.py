@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from mummy.server import clock
-from mummy.server.admission.limits import CHARGE, RateLimited, refusal
+from mummy.server.admission.limits import CHARGE, RateLimited, rate_limit, refusal
 from mummy.server.api.answers import DailyMade, DayBoard, Leaderboard, refusals
 from mummy.server.api.deps import ServiceDep
 from mummy.server.api.schemas import DailyIn, GameName
@@ -17,6 +17,7 @@ router = APIRouter(tags=["boards"])
 
 
 @router.post("/api/daily/{game}", status_code=201, response_model=DailyMade,
+             openapi_extra=rate_limit("games", by_route=True),  # counted only when it creates a game
              responses={200: {"model": DailyMade, "description": "today's game of one of the tokens, resumed"},
                         **refusals(422, 429)}, response_model_exclude_unset=True)
 def daily(game: GameName, body: DailyIn, svc: ServiceDep, request: Request, response: Response) -> Any:

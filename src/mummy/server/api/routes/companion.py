@@ -3,7 +3,7 @@
 Thin: the dice and the check are mummy/web/companion.py's, over the engine's rules. Plain
 functions, run in worker threads: a check on a generated map builds the map first (tens of
 milliseconds), which the event loop must not wait for (issue 32); both are rate-limited
-like previews (``limits.LIMITED``).
+like previews (``limits.rate_limit``, declared at the route).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 
 from mummy.core.rng import parse_seed
+from mummy.server.admission.limits import rate_limit
 from mummy.server.api.answers import Dice, ScoreCheck, refusals
 from mummy.server.api.routes.pages import html_page
 from mummy.server.errors import ServiceError
@@ -29,6 +30,7 @@ async def companion_page(request: Request) -> Response:
 
 
 @router.get("/api/companion/tomb", response_model=Dice, responses=refusals(422, 429),
+            openapi_extra=rate_limit("previews"),  # a seed's dice, worked out
             response_model_exclude_unset=True)
 def companion_tomb(seed: Annotated[str, Query(max_length=19)],
                          players: Annotated[int, Query(ge=1, le=MAX_PLAYERS)] = 1) -> dict[str, Any]:
@@ -42,6 +44,7 @@ def companion_tomb(seed: Annotated[str, Query(max_length=19)],
 
 
 @router.post("/api/companion/tomb/score", response_model=ScoreCheck, responses=refusals(422, 429),
+             openapi_extra=rate_limit("previews"),  # a sheet scored (a map built)
              response_model_exclude_unset=True)
 def companion_score(body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
     """A paper sheet's counts scored by the engine (T7): lines, total, achievements, and

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
 from mummy import __version__
+from mummy.server.admission.limits import rate_limit
 from mummy.server.api.answers import (
     Acted,
     ActionRefused,
@@ -64,7 +65,7 @@ async def ready(play: PlayDep) -> JSONResponse:
     return JSONResponse(content={"ok": True, "process": os.getpid()})
 
 
-@router.post("/api/games", status_code=201, tags=["games"], response_model=Created,
+@router.post("/api/games", status_code=201, tags=["games"], response_model=Created, openapi_extra=rate_limit("games"),
              responses=refusals(422, 429), response_model_exclude_unset=True)
 def create_game(body: CreateGame, svc: ServiceDep, owner: OwnerDep) -> dict[str, Any]:
     """A new game: its id, public commitment, and each person's seat token and invite."""
@@ -81,7 +82,8 @@ def get_game(game_id: str, svc: ServiceDep, token: TokenDep) -> Response:
     return json_answer(svc.view(game_id, token))
 
 
-@router.post("/api/games/{game_id}/actions", tags=["play"], response_model=Acted, responses={
+@router.post("/api/games/{game_id}/actions", tags=["play"], response_model=Acted, openapi_extra=rate_limit("actions"),
+             responses={
     **refusals(401, 403, 404, 429),
     **refusals(409, 422, model=ActionRefused, reasons={
         409: "`stale` (with the current `state`), `over`, `conflict`",
@@ -101,6 +103,7 @@ async def act(game_id: str, body: ActIn, play: PlayDep, token: TokenDep) -> Resp
 
 
 @router.post("/api/games/{game_id}/rematch", status_code=201, tags=["games"], response_model=Rematch,
+             openapi_extra=rate_limit("games"),  # a rematch is a new game
              responses={200: {"model": Rematch, "description": "the rematch another request made"},
                         **refusals(401, 403, 404, 409, 422, 429)}, response_model_exclude_unset=True)
 async def rematch(game_id: str, play: PlayDep, token: TokenDep, response: Response) -> dict[str, Any]:
@@ -119,7 +122,7 @@ async def rematch(game_id: str, play: PlayDep, token: TokenDep, response: Respon
     return created
 
 
-@router.get("/api/games/{game_id}/preview", tags=["play"], response_model=Preview,
+@router.get("/api/games/{game_id}/preview", tags=["play"], response_model=Preview, openapi_extra=rate_limit("previews"),
             responses=refusals(401, 403, 404, 409, 422, 429), response_model_exclude_unset=True)
 def preview(game_id: str, svc: ServiceDep, token: TokenDep,
             action: Annotated[str, Query(min_length=1, max_length=64)]) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from mummy.core.errors import ContentError
+from mummy.server.admission.limits import rate_limit
 from mummy.server.api.answers import MapChecked, MapDrawing, MapStored, refusals
 from mummy.server.api.deps import OwnerDep, ServiceDep
 from mummy.server.api.routes.pages import html_page
@@ -55,6 +56,7 @@ async def editor_page(request: Request) -> Response:
 
 
 @router.post("/api/maps/check", response_model=MapChecked, responses=refusals(422, 429),
+             openapi_extra=rate_limit("previews"),  # the editor checks as a player previews
              response_model_exclude_unset=True)
 def check_map(body: MapTextIn) -> dict[str, Any]:
     """A map's text checked as ``mummy check-map`` checks a file (T10): ``{"ok": true,
@@ -70,6 +72,7 @@ def check_map(body: MapTextIn) -> dict[str, Any]:
 
 
 @router.post("/api/maps", status_code=201, response_model=MapStored, responses=refusals(422, 429),
+             openapi_extra=rate_limit("games"),  # a custom map is kept like a game's set-up
              response_model_exclude_unset=True)
 def add_map(body: MapTextIn, svc: ServiceDep, owner: OwnerDep) -> dict[str, Any]:
     """Store a custom map by its text (checked, T10): its id (``custom-`` and the start
@@ -82,6 +85,7 @@ def add_map(body: MapTextIn, svc: ServiceDep, owner: OwnerDep) -> dict[str, Any]
 
 
 @router.get("/api/content/tomb/maps/{map_id}", response_model=MapDrawing, responses=refusals(404, 422, 429),
+            openapi_extra=rate_limit("previews"),  # a generated map is drawn on demand
             response_model_exclude_unset=True)
 def map_drawing(map_id: str, svc: ServiceDep) -> dict[str, Any]:
     """One map as drawn (the shape of ``/api/content/tomb``'s ``maps``): a packaged map, a

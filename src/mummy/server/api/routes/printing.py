@@ -15,6 +15,7 @@ from fastapi.responses import Response
 
 from mummy.render.print_treasure import treasure_page_count
 from mummy.render.svg import PAPERS
+from mummy.server.admission.limits import rate_limit
 from mummy.server.api.answers import refusals
 from mummy.server.api.assets import etag_matches
 from mummy.server.api.deps import ServiceDep
@@ -78,7 +79,7 @@ async def _sheet(request: Request, key: tuple[object, ...], args: tuple[object, 
     return Response(body, media_type=SVG, headers=headers)
 
 
-@router.get("/api/print/tomb.svg", response_class=Response,
+@router.get("/api/print/tomb.svg", response_class=Response, openapi_extra=rate_limit("prints"),
             responses=sheet_answers("the Tomb's player sheet", 422))
 async def tomb_svg(request: Request, svc: ServiceDep,
                    map: Annotated[str, Query(max_length=64)] = "map1",
@@ -95,7 +96,7 @@ async def tomb_svg(request: Request, svc: ServiceDep,
     return await _sheet(request, ("tomb", map, paper, seed), ("tomb", map, text, paper, seed, 1))
 
 
-@router.get("/api/print/treasure.svg", response_class=Response,
+@router.get("/api/print/treasure.svg", response_class=Response, openapi_extra=rate_limit("prints"),
             responses=sheet_answers("a page of Treasure's printout", 404, 422, headers={"x-pages": {
                 "description": "the printout's pages", "schema": {"type": "integer"}}}))
 async def treasure_svg(request: Request, page: Annotated[int, Query(ge=1, le=20)] = 1,
