@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from mummy.server.play.service import GameService, ServiceError
 from mummy.server.store.db import make_engine
-from mummy.server.store.writer import Write
+from mummy.server.store.writes import Write
 from tests.server.conftest import logged
 
 FIVE_FIVE = 99  # map1 round 1 rolls 5 and 5

@@ -13,7 +13,8 @@ import threading
 
 from sqlalchemy import Connection, create_engine
 
-from mummy.server.store.writer import Write, Writer
+from mummy.server.store.writer import Writer
+from mummy.server.store.writes import Write
 
 
 def _write(game_id: str, seq: int) -> Write:

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from mummy.server.store.models import DailyEntryRow, GameRow, ReviewRow, SeatRow
 from mummy.server.store.repository import insert_or_skip
-from mummy.server.store.writer import WriteLock
+from mummy.server.store.writes import WriteLock
 
 #: A day's entry with its game: (id, place, score, turns, finished, result, name).
 DayRow = Row[str, str | None, int | None, int | None, datetime | None, str | None, str]

@@ -77,7 +77,8 @@ from mummy.server.play.live import LiveGame, Staged, hash_token
 from mummy.server.play.seating import held, new_rows, rematch_token
 from mummy.server.store.leases import TERM, Leases, Sole, process_name
 from mummy.server.store.repository import Repository
-from mummy.server.store.writer import Write, Writer
+from mummy.server.store.writer import Writer
+from mummy.server.store.writes import Write
 from mummy.server.text import control_fault, shown_name
 
 __all__ = ["BOT_ID", "LOG_PAGE", "MAX_NAME", "GameService", "ServiceError"]
@@ -532,8 +533,7 @@ class GameService:
             return read(live)
 
     def views_now(self, game_id: str, tokens: list[str | None]) -> list[dict[str, Any]] | None:
-        """Each connection's view at one and the same version (``Play.view``), without
-        waiting (``None``: see :meth:`_now`; :meth:`view` in a worker thread then)."""
+        """Each connection's view at one version (``Play.view``), without waiting (see :meth:`_now`)."""
         return self._now(game_id, lambda live: [live.view_for(token) for token in tokens])
 
     def view_texts(self, game_id: str, tokens: list[str | None]) -> list[tuple[int, str]]:

@@ -35,7 +35,7 @@ from typing import Final, Protocol
 
 from sqlalchemy import Engine, text
 
-from mummy.server.store.writer import WriteLock
+from mummy.server.store.writes import WriteLock
 
 log = logging.getLogger("mummy.server.store.leases")
 

@@ -43,7 +43,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from mummy.server.store.models import ActionRow, DailyEntryRow, GameRow, MapRow, SeatRow, SecretRow
-from mummy.server.store.writer import Write, WriteLock
+from mummy.server.store.writes import Write, WriteLock
 
 _INSERT_ACTION: Final = insert(ActionRow)
 _STAMP: Final = (update(GameRow).where(GameRow.id == bindparam("b_id"))
