@@ -132,7 +132,8 @@ async def _read_until(ws: Any, state: dict[str, Any], deadline: float, seen: See
 
 
 async def _player(base: str, game_id: str, token: str, actions: int, out: list[float], seed: int,
-                  seen: Seen | None = None, playing: Counter[str] | None = None) -> None:
+                  seen: Seen | None = None, playing: Counter[str] | None = None,
+                  think: tuple[float, float] = THINK) -> None:
     """One person: thinks, sends an action (the first legal one), times the round trip to
     its result, reads the update that follows; ``actions`` times. In a game of several
     people the others' updates come at any time: they are read while the player thinks
@@ -147,7 +148,7 @@ async def _player(base: str, game_id: str, token: str, actions: int, out: list[f
             state = _newer({"version": -1}, orjson.loads(await ws.recv()), seen)
             for n in range(actions):
                 # a quick player, not a flood
-                state = await _read_until(ws, state, loop.time() + rng.uniform(*THINK), seen)
+                state = await _read_until(ws, state, loop.time() + rng.uniform(*think), seen)
                 deadline = loop.time() + TURN_WAIT
                 while not _my_turn(state) and playing is not None and playing[game_id] > 1 \
                         and loop.time() < deadline:
@@ -206,7 +207,8 @@ async def _echo(base: str, count: int, pace: float, out: list[float], seed: int 
 
 
 async def honest_load(bases: str | Sequence[str], games: list[tuple[str, str]], actions: int,
-                      seen: list[Seen] | None = None) -> tuple[list[float], list[float]]:
+                      seen: list[Seen] | None = None,
+                      think: tuple[float, float] = THINK) -> tuple[list[float], list[float]]:
     """Every game's player plays ``actions`` moves at a person's pace while echo sockets
     measure the bare round trip beside them: (action round trips, echo round trips), in ms.
     The attack benchmark runs the same load under attack. With several servers
@@ -218,13 +220,13 @@ async def honest_load(bases: str | Sequence[str], games: list[tuple[str, str]], 
     # it measures.
     gc.disable()
     try:
-        return await _honest_load(servers, games, actions, seen)
+        return await _honest_load(servers, games, actions, seen, think)
     finally:
         gc.enable()
 
 
 async def _honest_load(servers: list[str], games: list[tuple[str, str]], actions: int,
-                       seen: list[Seen] | None) -> tuple[list[float], list[float]]:
+                       seen: list[Seen] | None, think: tuple[float, float]) -> tuple[list[float], list[float]]:
     rtts: list[float] = []
     echoes: list[float] = []
     if seen is not None:
@@ -235,7 +237,8 @@ async def _honest_load(servers: list[str], games: list[tuple[str, str]], actions
     # taken under the same load, not on a handful: as many echo sockets as a fifth of the
     # players, each at a player's pace times four (under the websocket's rate limit).
     await asyncio.gather(*(_player(servers[i % len(servers)], g, t, actions, rtts, i,
-                                   None if seen is None else seen[i], playing) for i, (g, t) in enumerate(games)),
+                                   None if seen is None else seen[i], playing, think)
+                           for i, (g, t) in enumerate(games)),
                          *(_echo(servers[i % len(servers)], actions * 4, 4.0, echoes, i)
                            for i in range(max(1, len(games) // 20))))
     return rtts, echoes
@@ -309,10 +312,44 @@ def crash_figures(cycles: int = 50, seed: int = 7) -> dict[str, float]:
     return {"server.crash_restarts_tried": float(tried), "server.crash_restarts_ok": float(ok)}
 
 
+#: A person's pace for the capacity figure: an action every 5 s (4 to 6), as people play.
+HUMAN = (4.0, 6.0)
+#: The round trip's 99th percentile one process must keep at that pace.
+CAPACITY_P99_MS = 100.0
+
+
+def capacity_figures(steps: Sequence[int] = (250, 500, 1000, 1500), actions: int = 6) -> dict[str, float]:
+    """How many players one server process holds at a person's pace (``HUMAN``) with the
+    round trip's p99 under ``CAPACITY_P99_MS``: loads of ``steps`` players, each alone in a
+    game, ``actions`` actions each, until one fails; the largest that held, and the p99
+    of each step. One process is one core's worth of Python (its event loop): the figure
+    is players per core."""
+    figures: dict[str, float] = {}
+    held = 0
+    for players in steps:
+        with tempfile.TemporaryDirectory() as tmp:
+            port = free_port()
+            proc = start(f"sqlite:///{Path(tmp) / 'capacity.db'}", port)
+            try:
+                games = new_games(port, players)
+                rtts, _ = uvloop.run(honest_load(f"127.0.0.1:{port}", games, actions, think=HUMAN))
+            finally:
+                proc.kill()
+                proc.wait()
+        p99 = percentile(rtts, 0.99)
+        figures[f"server.capacity_{players}_p99_ms"] = round(p99, 2)
+        if p99 >= CAPACITY_P99_MS:
+            break
+        held = players
+    figures["server.players_per_process_at_5s"] = float(held)
+    return figures
+
+
 def bench_server(quick: bool) -> dict[str, float]:
     figures = load_figures(clients=50 if quick else 200, actions=5 if quick else 30)
     if not quick:
         figures.update(crash_figures())
+        figures.update(capacity_figures())
     return figures
 
 

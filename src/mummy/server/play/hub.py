@@ -9,8 +9,10 @@ broadcast, and the bots waited on the player. Here nothing waits on a client:
 * every connection has a bounded outbox drained by its own sender task; a broadcast and a
   reply to the connection's own request only put a message in it, and return;
 * a connection whose outbox is full is closed ("too slow to read"), whatever was queued
-  is thrown away: updates carry the whole state, so a reconnect (or ``sync``) loses
-  nothing;
+  is thrown away: a reconnect (or ``sync``) is sent the whole state, so it loses nothing;
+* after a move, a connection is sent the patch from the version it was last sent to the
+  new one (``wire.diff``), or the whole view when it has another version; patches not
+  yet sent become one, an update with the whole view not yet sent gives way to the next;
 * the states a connection is sent never go back a version, wherever they come from (a
   broadcast of this process's move or of another process's, heard by the relay; the
   answer to a resync; the state that comes with a refusal), though they are made in
