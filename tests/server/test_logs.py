@@ -162,7 +162,7 @@ def test_warnings_and_uncaught_exceptions_are_json_lines(tmp_path: Path) -> None
     """What Python would print on its own (a warning, a thread's uncaught exception, the
     main thread's) is a line too, its traceback inside it."""
     script = ("import threading, warnings\n"
-              "from mummy.server import logs\n"
+              "from mummy.server.api import logs\n"
               "logs.configure('json')\n"
               "warnings.warn('a warning')\n"
               "t = threading.Thread(target=lambda: 1 / 0, name='doomed'); t.start(); t.join()\n"
