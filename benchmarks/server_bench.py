@@ -318,18 +318,20 @@ HUMAN = (4.0, 6.0)
 CAPACITY_P99_MS = 100.0
 
 
-def capacity_figures(steps: Sequence[int] = (250, 500, 1000, 1500), actions: int = 6) -> dict[str, float]:
+def capacity_figures(steps: Sequence[int] = (250, 500, 750, 1000), actions: int = 6) -> dict[str, float]:
     """How many players one server process holds at a person's pace (``HUMAN``) with the
     round trip's p99 under ``CAPACITY_P99_MS``: loads of ``steps`` players, each alone in a
     game, ``actions`` actions each, until one fails; the largest that held, and the p99
     of each step. One process is one core's worth of Python (its event loop): the figure
-    is players per core."""
+    is players per core. (A process takes 1,024 websockets at most, ``hub.MAX_SOCKETS``:
+    the last step is that cap's, and reaching it means "at least".) The rate limits are
+    off: a thousand games are created in a few seconds from the players' process."""
     figures: dict[str, float] = {}
     held = 0
     for players in steps:
         with tempfile.TemporaryDirectory() as tmp:
             port = free_port()
-            proc = start(f"sqlite:///{Path(tmp) / 'capacity.db'}", port)
+            proc = start(f"sqlite:///{Path(tmp) / 'capacity.db'}", port, args=UNLIMITED)
             try:
                 games = new_games(port, players)
                 rtts, _ = uvloop.run(honest_load(f"127.0.0.1:{port}", games, actions, think=HUMAN))
