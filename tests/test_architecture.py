@@ -8,6 +8,7 @@ registry, or a rules module importing what sits above it fails here with its pla
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -127,6 +128,16 @@ def imports(tree: ast.Module) -> Iterator[tuple[ast.AST, str]]:
                 yield node, alias.name
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             yield node, node.module
+
+
+def test_comments_name_rules_and_reasons_not_issue_numbers() -> None:
+    """The package says why in words (a rule's id, the fault seen); an issue's number says
+    nothing to a reader of the code. Migrations are history and keep theirs."""
+    pattern = re.compile(r"\b[Ii]ssue \d+")
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted(PACKAGE.rglob("*"))
+             if path.suffix in (".py", ".js", ".css", ".html") and MIGRATIONS not in path.parents
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
+    assert not found, "say the reason, not the issue:\n" + "\n".join(found)
 
 
 def test_the_layers_hold() -> None:

@@ -15,7 +15,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import DatabaseError, OperationalError
 from websockets.sync.client import connect
 
-from mummy.server.admission.limits import Limits, Shunned, address_group, rate_limit, rated_routes, uvicorn_options
+from mummy.server.admission.declared import rate_limit, rated_routes
+from mummy.server.admission.limits import Limits, Shunned, address_group, uvicorn_options
 from mummy.server.app import MAX_MESSAGE, create_app
 from mummy.server.deploy.supervisor import raise_open_files
 from mummy.server.play.service import GameService

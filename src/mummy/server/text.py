@@ -1,6 +1,6 @@
 """What text the server takes from a client, and how a name is shown to others.
 
-Two faults seen from outside (issue 32): a NUL in a name or a client id was taken by
+Two faults seen from outside: a NUL in a name or a client id was taken by
 SQLite and made PostgreSQL fail (``503 database not answering``), and a name may carry
 the Unicode controls that reverse the text after them (a "bidi override"), so that
 ``Ann‮ sinned`` reads otherwise on everyone else's screen. Both are refused or removed

@@ -456,7 +456,7 @@ CUSTOM_PREFIX: Final = "custom-"
 MAX_MAP_TEXT: Final = 20_000
 #: The most custom maps a process keeps: a cache, not a store. The least recently used
 #: goes, and whoever holds a map's text (a game's set-up, a record, the server's table)
-#: registers it again: nothing depends on room here (issue 32).
+#: registers it again: nothing depends on room here.
 MAX_CUSTOM_MAPS: Final = 1_000
 #: id -> canonical text, least recently used first. Keyed by the text's hash: every
 #: process derives the same id from the same text, so the id means the same map anywhere.

@@ -23,7 +23,6 @@ import functools
 import ipaddress
 import json
 import math
-import re
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -35,9 +34,9 @@ import h11
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
-from starlette.routing import compile_path
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from mummy.server.admission.declared import NAMED, Rated, rated_routes
 from mummy.server.errors import error_body
 from mummy.server.text import control_fault
 
@@ -89,7 +88,7 @@ class Limits:
     previews_per_address: str = "40/second"
     previews_overall: str = "2000/second"
     #: Websocket handshakes: a page opens one, and reconnects with a growing pause; a
-    #: client that opens them in a loop was a log line each (issue 32). Overall, only the
+    #: client that opens them in a loop was a log line each. Overall, only the
     #: handshakes without a seat's token (spectators) are counted: each costs about a
     #: millisecond of the event loop, and 1,200 idle spectators opened at once held the
     #: players' moves for a second (``make bench``); a player's own socket never waits
@@ -111,7 +110,7 @@ class Limits:
     ipv6_prefix: int = 64
     #: Open TCP connections from one address (its IPv6 /64) to one process: a browser
     #: holds a few (its websocket, a page's requests); 1,500 idle connections from a few
-    #: clients took every file descriptor and failed the health probes (issue 32). The
+    #: clients took every file descriptor and failed the health probes. The
     #: machine's own addresses are not counted (a reverse proxy: docs/deploy.md §6).
     connections_per_address: int = 64
     #: Seconds an idle kept-alive connection stays open between two requests.
@@ -161,8 +160,6 @@ class RateLimited(Exception):
 #: on the same host connects from.
 NEVER_SHUNNED: Final = frozenset({"127.0.0.1", "::1"})
 #: What each kind of limit counts, in a refusal's words.
-_NAMES: Final = {"games": "new games", "actions": "actions", "previews": "previews", "prints": "sheets to print",
-                  "sockets": "websocket connections"}
 
 
 class RateLimiter:
@@ -195,7 +192,7 @@ class RateLimiter:
             if not self._window.hit(item, what, key):
                 reset = self._window.get_window_stats(item, what, key).reset_time
                 wait = max(1, math.ceil(reset - time.time()))
-                raise RateLimited(f"too many {_NAMES[what]} {whose} "
+                raise RateLimited(f"too many {NAMED[what]} {whose} "
                                   f"(at most {item}); try again in {wait} s", wait)
 
 
@@ -206,51 +203,6 @@ async def _answer(send: Send, status: int, code: str, message: str,
                (b"connection", b"close"), *((k.encode(), v.encode()) for k, v in (*SECURITY_HEADERS, *extra))]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
-
-
-#: The key of a route's ``openapi_extra`` that names the kind of limit its requests count
-#: against (:func:`rate_limit`), and the key that says its route decides whether one counts.
-RATE_LIMIT: Final = "x-rate-limit"
-CHARGED: Final = "x-rate-limit-charged-by-route"
-
-
-def rate_limit(kind: str, by_route: bool = False) -> dict[str, Any]:
-    """What a route declares beside its path, ``openapi_extra=rate_limit("games")``: its
-    requests count against the limit ``kind`` (one of :data:`_NAMES`'s), checked by the
-    guard before the request is parsed; ``by_route``: the route decides whether a request
-    counts (:class:`Charge`: a daily challenge counts only when it creates a game). The
-    declaration is in ``/openapi.json`` too, where a client reads which limit applies."""
-    if kind not in _NAMES:
-        raise ValueError(f"no limit called {kind!r}; limits: {', '.join(_NAMES)}")
-    return {RATE_LIMIT: kind, CHARGED: by_route}
-
-
-#: Rate-limited requests: (method, the route's path pattern, the kind of limit).
-Rated = list[tuple[str, re.Pattern[str], str]]
-
-
-def rated_routes(app: Any) -> tuple[Rated, Rated]:
-    """The app's rate-limited requests as the routes declare them (:func:`rate_limit`):
-    (method, path, kind) counted by the guard, and those whose route decides."""
-    guarded: Rated = []
-    charged: Rated = []
-    for route in _routes(getattr(app, "routes", ())):
-        extra = getattr(route, "openapi_extra", None) or {}
-        if RATE_LIMIT in extra and route.path:
-            pattern = compile_path(route.path)[0]
-            rows = [(method, pattern, extra[RATE_LIMIT]) for method in sorted(route.methods or ())]
-            (charged if extra.get(CHARGED) else guarded).extend(rows)
-    return guarded, charged
-
-
-def _routes(routes: Any) -> Any:
-    """Every route with its whole path, the included routers' too (FastAPI keeps those in
-    router objects of their own since 0.160: ``iter_route_contexts`` walks them)."""
-    try:
-        from fastapi.routing import iter_route_contexts
-    except ImportError:  # an older FastAPI: the app's routes are its routes
-        return routes
-    return iter_route_contexts(routes)
 
 
 #: The key of a request's scope under which the guard hands its route the :class:`Charge`.
@@ -412,7 +364,7 @@ class Guard:
     def _malformed(self, scope: Scope) -> tuple[int, str, str] | None:
         """Why a request is refused before anything else (status, code, message): too many
         or too large headers (431), a control character in its address (422: a NUL in a
-        game's id or a board's map failed PostgreSQL, issue 32); None when it is not."""
+        game's id or a board's map failed PostgreSQL); None when it is not."""
         headers: list[tuple[bytes, bytes]] = scope.get("headers", [])
         size = sum(len(k) + len(v) + 4 for k, v in headers)
         if len(headers) > self.limits.max_headers or size > self.limits.max_header_bytes:
@@ -465,7 +417,7 @@ class Guard:
 def address_fault(scope: Scope) -> str | None:
     """A control character in the request's path or a query parameter, named (None: no
     such fault). Refused before any route sees it, the same on every database: a NUL
-    reached PostgreSQL in a game's id and it answered an error (issue 32)."""
+    reached PostgreSQL in a game's id and it answered an error."""
     fault = control_fault(scope.get("path", ""))
     if fault is not None:
         return f"the address: {fault}"

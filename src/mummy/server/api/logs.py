@@ -163,8 +163,8 @@ class Sampled(logging.Filter):
     kind after the window says how many were left out (``... (N more like this in the
     last 10 s)``). Warnings and errors always pass.
 
-    Why: refused websockets wrote a line each, 65 KiB/s from one client, ~5.8 GB a day
-    (issue 32). A template repeated that often says nothing more with each line, and the
+    Why: refused websockets wrote a line each, 65 KiB/s from one client, ~5.8 GB a day.
+    A template repeated that often says nothing more with each line, and the
     disk is everybody's."""
 
     def __init__(self, burst: int = 20, window: float = 10.0, clock: Callable[[], float] = time.monotonic) -> None:

@@ -7,7 +7,7 @@ finished game's ``result`` and its set-up, ``config``. So no migration, and "my 
 (migration 0011): computed once per game and seat. A day's board by par reads the day's
 entries with their games' results.
 
-Several processes may hold a copy of the game in memory (issue 16), and each copy's views
+Several processes may hold a copy of the game in memory, and each copy's views
 show the par and the mark it read. So on PostgreSQL a write here tells the other processes,
 in its own transaction, that the game's row changed: the notice migration 0007's trigger
 sends for a rematch claimed (``{game} {version} {origin} rematch``), which the relay hands

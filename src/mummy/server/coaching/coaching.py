@@ -1,4 +1,4 @@
-"""Coaching online (issue 14, docs/analysis.md §6): par after a solo game, a review of a
+"""Coaching online (docs/analysis.md §6): par after a solo game, a review of a
 finished game's every decision, and hints in practice games. The analysis itself is the
 package's (``mummy.analysis``); here is when it runs, where it is kept and who may ask.
 
@@ -14,7 +14,7 @@ package's (``mummy.analysis``); here is when it runs, where it is kept and who m
   0011; the last ``REVIEWS`` also in memory) or under way, with its progress. Gated like
   replays: a finished game, and a daily challenge only once its day is over. A request
   with one of the game's seat tokens goes before everyone else's, and each address may
-  have ``REVIEWS_IN_FLIGHT`` reviews of its own under way (issue 32: nine requests for
+  have ``REVIEWS_IN_FLIGHT`` reviews of its own under way (nine requests for
   public games held the reviewer for an honest player's minutes). Each decision gets the
   replay's steps where it starts and ends (``step``, ``step_end``), read from the log
   (undos included).

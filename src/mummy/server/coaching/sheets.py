@@ -4,7 +4,7 @@ the browser holds it (docs/printing.md, docs/server.md "Limits").
 
 Why: a Tomb sheet is 160 KB of SVG and 15-20 ms of CPU (more for a generated map, which
 is built first). Drawn inside the event loop, ten clients asking for sheets raised a
-playing client's round trip from 1 ms to 530-716 ms (issue 32). Drawn in a thread of the
+playing client's round trip from 1 ms to 530-716 ms. Drawn in a thread of the
 server it was still 90 ms at the median under a flood (``make bench``): the drawing
 thread holds the interpreter lock for a switch interval (5 ms) every time the loop lets
 it go, which is at every wait for the network. So:

@@ -1,5 +1,5 @@
 """``mummy serve`` and ``mummy serve --workers N``: the server on uvicorn, as one process
-or as N processes sharing one listening socket and one PostgreSQL (issue 16).
+or as N processes sharing one listening socket and one PostgreSQL.
 
 Why processes: the game's work is Python under one interpreter lock, so one process uses
 one core. Every process serves every game (the database orders each game's log, and
@@ -45,7 +45,7 @@ OPEN_FILES_WANTED: Final = 65_536
 def raise_open_files(wanted: int = OPEN_FILES_WANTED) -> tuple[int, int] | None:
     """Raise this process's limit of open files towards ``wanted``, as far as the system's
     hard limit allows (no privilege needed): the common default of 1,024 let 1,500 idle
-    connections take every descriptor (issue 32). The limit (before, after), or None
+    connections take every descriptor. The limit (before, after), or None
     where there is no such limit (Windows)."""
     try:
         import resource

@@ -1,7 +1,7 @@
 """The bots' own threads: games in turn, a short slice of moves each, and a lane for quick
 bots that slow ones never block (docs/server.md §2, "Bots").
 
-Why (issue 12): bots used to think in the same worker threads as people's calls, a game's
+Why: bots used to think in the same worker threads as people's calls, a game's
 whole turn of bots at a time. Six Tomb games with seven strong bots each took every
 worker: another game's greedy bot went from answering in 8 ms to 685 ms at the median
 and 6 s at worst, and a person's call that needed a thread waited behind them all.

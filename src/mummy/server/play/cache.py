@@ -1,7 +1,7 @@
 """The games in memory: a bounded cache of live games, each rebuilt from the log when it
 is next needed (docs/server.md §2, "Durability").
 
-Why it is bounded (issue 12): every game ever loaded stayed in memory, about 10 KiB each;
+Why it is bounded: every game ever loaded stayed in memory, about 10 KiB each;
 one client that created 250 games a second grew the server by a gigabyte every six
 minutes. The log is the truth and a game is rebuilt from it in about a millisecond, so a
 game nobody uses is let go:

@@ -2,7 +2,7 @@
 a bounded cache (``cache``), caught up with the log when another process has written to
 it, and handed out locked.
 
-Why (issue 16): any number of server processes may serve the same games from one
+Why: any number of server processes may serve the same games from one
 database. The log is the truth, and the database orders each game's entries: an entry's
 key is its game and its place in the log (``actions``' primary key), so two processes
 cannot both write place *n*, and the second one's commit fails. A copy in memory is only

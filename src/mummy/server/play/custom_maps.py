@@ -2,7 +2,7 @@
 migration 0010), with a daily quota of new maps per client address, and registered in the
 process (``mummy.tomb.content``'s bounded registry) when a game or a page needs one.
 
-Why in the database (issue 32): a map lived in one process's memory only, so a game
+Why in the database: a map lived in one process's memory only, so a game
 created by the map's id on another process (``mummy serve --workers``) did not know it,
 and a registry of at most 2,000 maps per process, filled with junk, failed every game on
 a custom map not yet loaded. Now any process finds a map another stored, the registry is

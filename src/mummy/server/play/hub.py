@@ -1,7 +1,7 @@
 """The live websockets of one server process: who may open one, what each may send, and
 how every message to them goes out (docs/server.md §4, "Limits and close codes").
 
-Why it is built this way (issue 12): one client that never reads used to stall a whole
+Why it is built this way: one client that never reads used to stall a whole
 game. A send to it waited for room in a buffer that never drained, and so did the close
 meant to drop it; the broadcast waited on that, the player's answer waited on the
 broadcast, and the bots waited on the player. Here nothing waits on a client:
@@ -28,7 +28,7 @@ broadcast, and the bots waited on the player. Here nothing waits on a client:
 
 Admission is counted here too: sockets per process and per client address (checked
 before any other work; an IPv6 /64 is one address), and per game, connections per seat
-and spectators per address. Seats come before spectators (issue 32): spectators may not
+and spectators per address. Seats come before spectators: spectators may not
 take the last ``seats_reserved`` sockets, nor watch more than so many games from one
 address, and a seat that finds the process full closes a spectator instead (the oldest
 of the address that watches the most).
@@ -64,7 +64,7 @@ MAX_PER_SEAT: Final = 4  # connections of one seat (its token) to its game
 MAX_SPECTATORS: Final = 48  # spectators of one game
 MAX_SPECTATORS_PER_ADDRESS: Final = 16  # spectators of one game from one address
 #: Spectators from one address over all games: idle watchers from a few addresses filled
-#: a process's sockets and locked players out of their own seats (issue 32).
+#: a process's sockets and locked players out of their own seats.
 MAX_SPECTATING_PER_ADDRESS: Final = 24
 #: Sockets of the process that only seats may take: spectators are admitted up to
 #: ``sockets - seats_reserved``, and when a seat finds the process full a spectator is

@@ -1,4 +1,4 @@
-"""What other server processes commit, heard through PostgreSQL's ``LISTEN`` (issue 16).
+"""What other server processes commit, heard through PostgreSQL's ``LISTEN``.
 
 Several processes may serve the same games from one PostgreSQL, and a game's websockets
 may be open on any of them. Every entry written to a log (and every rematch claimed) is

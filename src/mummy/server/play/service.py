@@ -426,7 +426,7 @@ class GameService:
             raise ServiceError(422, "bad_request", "client_id is a string of 1 to 64 characters")
         for field, value in (("client_id", client_id), ("action", text)):
             fault = control_fault(value) if isinstance(value, str) else None
-            if fault is not None:  # (a NUL failed PostgreSQL, issue 32): the same refusal on both
+            if fault is not None:  # (a NUL failed PostgreSQL): the same refusal on both
                 raise ServiceError(422, "bad_request", f"{field}: {fault}")
         if client_id.startswith(BOT_ID):
             raise ServiceError(422, "bad_request", f"client ids starting with {BOT_ID!r} are the bots'")

@@ -4,7 +4,7 @@ A view is encoded once per version and seat (:meth:`LiveGame.view_text`) and put
 each message as it is: a broadcast to a game's spectators, and every resync at a version
 already sent, costs no encoding at all. Encoding views was the largest share of a move's
 work on the event loop once views carried their legal actions as data, and silent
-spectators asking for the state many times a second multiplied it (issue 12).
+spectators asking for the state many times a second multiplied it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Which process plays a game's bots: a lease per game in the database (issue 16).
+"""Which process plays a game's bots: a lease per game in the database.
 
 Several server processes may hold copies of the same game (PostgreSQL). Bots must move in
 one of them only: two would think twice about every move, and a bot's tie-breaking

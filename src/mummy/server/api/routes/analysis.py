@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from mummy.server import clock
-from mummy.server.admission.limits import rate_limit
+from mummy.server.admission.declared import rate_limit
 from mummy.server.api.answers import DayParBoard, Hint, ParStatus, ReviewStatus, refusals
 from mummy.server.api.deps import OwnerDep, PlayDep, TokenDep, app_state
 from mummy.server.api.schemas import STRICT, GameName

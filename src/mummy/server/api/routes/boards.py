@@ -8,7 +8,8 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from mummy.server import clock
-from mummy.server.admission.limits import CHARGE, RateLimited, rate_limit, refusal
+from mummy.server.admission.declared import rate_limit
+from mummy.server.admission.limits import CHARGE, RateLimited, refusal
 from mummy.server.api.answers import DailyMade, DayBoard, Leaderboard, refusals
 from mummy.server.api.deps import ServiceDep
 from mummy.server.api.schemas import DailyIn, GameName

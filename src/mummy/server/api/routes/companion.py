@@ -2,7 +2,7 @@
 
 Thin: the dice and the check are mummy/web/companion.py's, over the engine's rules. Plain
 functions, run in worker threads: a check on a generated map builds the map first (tens of
-milliseconds), which the event loop must not wait for (issue 32); both are rate-limited
+milliseconds), which the event loop must not wait for; both are rate-limited
 like previews (``limits.rate_limit``, declared at the route).
 """
 
@@ -14,7 +14,7 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 
 from mummy.core.rng import parse_seed
-from mummy.server.admission.limits import rate_limit
+from mummy.server.admission.declared import rate_limit
 from mummy.server.api.answers import Dice, ScoreCheck, refusals
 from mummy.server.api.routes.pages import html_page
 from mummy.server.errors import ServiceError

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
 from mummy import __version__
-from mummy.server.admission.limits import rate_limit
+from mummy.server.admission.declared import rate_limit
 from mummy.server.api.answers import (
     Acted,
     ActionRefused,

@@ -6,7 +6,7 @@ Thin: the checks are :func:`mummy.tomb.content.parse_map`'s, the drawing
 :mod:`mummy.web.content`'s, the store the service's. A custom map's id is derived from
 its text (:func:`~mummy.tomb.content.register_map_text`): the database keeps each map by
 that id (any process finds it), a game keeps the text with its set-up, and a process
-holds the maps it uses in a bounded cache that lets the least used go (issue 32).
+holds the maps it uses in a bounded cache that lets the least used go.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from mummy.core.errors import ContentError
-from mummy.server.admission.limits import rate_limit
+from mummy.server.admission.declared import rate_limit
 from mummy.server.api.answers import MapChecked, MapDrawing, MapStored, refusals
 from mummy.server.api.deps import OwnerDep, ServiceDep
 from mummy.server.api.routes.pages import html_page

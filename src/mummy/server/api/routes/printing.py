@@ -15,7 +15,7 @@ from fastapi.responses import Response
 
 from mummy.render.print_treasure import treasure_page_count
 from mummy.render.svg import PAPERS
-from mummy.server.admission.limits import rate_limit
+from mummy.server.admission.declared import rate_limit
 from mummy.server.api.answers import refusals
 from mummy.server.api.assets import etag_matches
 from mummy.server.api.deps import ServiceDep

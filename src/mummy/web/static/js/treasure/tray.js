@@ -3,7 +3,7 @@
 // The engine keeps the dice as a multiset in the symbols' canonical order (the view's
 // `state.dice`, "SAEPP"), and sorts them again after every reroll (R3.1). Drawn in that
 // order, a held die would jump to another place after a reroll, and its hold with it
-// (issue 13: hold dice 4 and 5, reroll, and "HELD" sat on other dice). So the page keeps
+// (hold dice 4 and 5, reroll, and "HELD" sat on other dice). So the page keeps
 // its own order, the tray: the held dice stay where they were, and the dice that came up
 // take the places of the dice rerolled. A hold belongs to a die, not to a place in a
 // sorted string.
