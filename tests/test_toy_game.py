@@ -4,6 +4,7 @@ knowing it: one package and one registration is all a game takes (docs/architect
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,6 +62,21 @@ def test_simulated_by_the_runner() -> None:
     assert [r["scores"] for r in rows] == [r["scores"] for r in again]  # a pure function of the seeds
     mean = summarise(rows)["mean"]
     assert mean["greedy"] > mean["random"]  # a high die high pays (X3)
+
+
+def test_a_game_without_a_narrator_is_logged_in_its_notation(tmp_path: Path) -> None:
+    """Every part but the kind is optional: a game with no narrator plays online, its log
+    in its notation."""
+    register(dataclasses.replace(TOY, name="quiet", narrator=None))
+    try:
+        with TestClient(create_app(f"sqlite:///{tmp_path / 'quiet.db'}", limits=WIDE)) as client:
+            created = client.post("/api/games", json={"game": "quiet", "seats": [{"name": "Ann"}], "seed": 2}).json()
+            auth = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+            move = {"client_id": "a", "version": 0, "action": "B4"}
+            assert client.post(f"/api/games/{created['id']}/actions", headers=auth, json=move).status_code == 200
+            assert client.get(f"/api/games/{created['id']}").json()["log"][-1]["sentence"] == "B4"
+    finally:
+        unregister("quiet")
 
 
 def test_played_through_the_servers_routes(tmp_path: Path) -> None:

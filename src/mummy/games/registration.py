@@ -102,7 +102,9 @@ class Game:
     analysis: str | None = None
     content: str | None = None
     page: Page | None = None
-    loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: The parts loaded so far (not a field of the declaration: ``dataclasses.replace``
+    #: makes a registration that loads its own).
+    loaded: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def part(self, name: str) -> Any:
         """The game's part ``name`` (one of :data:`PARTS`), loaded once; a LookupError

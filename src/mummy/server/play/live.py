@@ -156,14 +156,14 @@ class LiveGame:
     def apply(self, seat: int, text: str) -> tuple[str, int, dict[str, Any]]:
         """The engine applies the action (checked, it raises its refusal and nothing
         changes); the canonical text, the seat it affects, and its log entry in words."""
-        narrator = NARRATORS[self.row.kind]
+        narrator = NARRATORS.get(self.row.kind)  # (a game may have none: its notation says it)
         try:
-            before = narrator.before(self.game, seat, text)
+            before = narrator.before(self.game, seat, text) if narrator else None
         except Exception:  # a sentence must never cost a move: the notation says it too
             before = None
         canonical, affects = self.kind.apply(self.game, seat, text)
         try:
-            line = narrator.narrate(self.game, seat, canonical, before)
+            line = narrator.narrate(self.game, seat, canonical, before) if narrator else Line(canonical)
         except Exception:
             logging.getLogger("mummy.server").exception("narrating %r in game %s", canonical, self.row.id)
             line = Line(canonical)
