@@ -93,12 +93,12 @@ def _odds_parser(sub: Any) -> None:
 
 def _sim_parser(sub: Any) -> None:
     from mummy.bots.registry import bots_help
-    from mummy.games import KINDS
+    from mummy.sim.kinds import SIMS
     from mummy.terminal.kinds import map_argument
     from mummy.tomb.sheet import MODES
 
     sim = sub.add_parser("sim", help="simulate many seeded games between bots")
-    sim.add_argument("game", choices=list(KINDS))
+    sim.add_argument("game", choices=list(SIMS))
     sim.add_argument("--bots", default="strong", help="comma-separated, one per seat, like strong,greedy; "
                      f"bots: {bots_help()}")
     sim.add_argument("--games", type=_positive, default=100)
@@ -206,7 +206,8 @@ def _replay(args: argparse.Namespace) -> int:
     if result is None:
         return 1
     game = result.game
-    show, state = TERMINALS[kind.name].describe(game)
+    terminal = TERMINALS.get(kind.name)  # (a game without a terminal front is not drawn)
+    show, state = terminal.describe(game) if terminal else ("", "finished" if kind.is_over(game) else "in progress")
     if args.show:
         print(show)
     if not result.ok:
