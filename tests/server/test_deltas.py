@@ -102,6 +102,7 @@ FATES = st.dictionaries(st.tuples(st.integers(0, 120), st.integers(0, 2)), st.sa
 @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck),
           phases=(Phase.explicit, Phase.generate))
 @given(seed=st.integers(0, 10_000), fates=FATES)
+@pytest.mark.slow  # three whole games an example: 4-6 s
 @pytest.mark.parametrize("kind", ["tomb", "treasure"])
 def test_patches_give_the_whole_view_after_every_action(service: GameService, kind: str, seed: int,
                                                         fates: dict[tuple[int, int], str]) -> None:
