@@ -67,6 +67,13 @@ def _discover() -> None:
         _registered.setdefault(game.name, game)
 
 
+def _game(name: str) -> Game | None:
+    """The registration called ``name``, if any: one lookup, no copy (a layer looks its part
+    up on every action; a dict's ``get`` needs no lock)."""
+    _discover()
+    return _registered.get(name)
+
+
 def games() -> dict[str, Game]:
     """Every registered game by name, in the order registered."""
     _discover()
@@ -94,7 +101,7 @@ class Parts(Mapping[str, Any]):
         self.part = part
 
     def __getitem__(self, name: str) -> Any:
-        game = games().get(name)
+        game = _game(name)
         if game is None or not game.has(self.part):
             raise KeyError(name)
         return game.part(self.part)

@@ -248,19 +248,21 @@ class Connection:
         will have once it has read everything queued, which a patch starts from."""
         return self._update_version
 
-    def send_delta(self, base: int, version: int, ops: str) -> bool:
+    def send_delta(self, base: int, version: int, ops: str, message: str | None = None) -> bool:
         """Queue the patch from ``base`` to ``version`` (``ops``: its operations as JSON
-        text, ``wire.delta_message``). It follows the state of ``base``, queued before it.
-        While the last message queued is a patch not yet sent, the two become one (the
-        operations of both, in order): a client slow for a moment gets one message, and
-        never a patch without the one before it."""
+        text; ``message``: the whole message, ``wire.delta_message``, when the caller made
+        it already). It follows the state of ``base``, queued before it. While the last
+        message queued is a patch not yet sent, the two become one (the operations of
+        both, in order): a client slow for a moment gets one message, and never a patch
+        without the one before it."""
         if base != self._update_version:
             return False  # the client will not have the view this patch starts from
         if self._tail_patch is not None and self._update_last and self._outbox and not self.closing:
             first, earlier = self._tail_patch
             self._queued -= len(self._outbox.pop())
             base, ops = first, f"{earlier},{ops}" if earlier and ops else earlier or ops
-        queued = self.send_text(delta_message(base, version, ops))
+            message = None
+        queued = self.send_text(message or delta_message(base, version, ops))
         self._update_last = queued
         self._tail_patch = (base, ops) if queued else None
         self._update_version = version
@@ -559,13 +561,16 @@ class Hub:
         found = svc.updates_now(game_id, wants)  # on the loop when the game is free
         if found is None:
             found = await self.workers.run(svc.updates, game_id, wants)
-        answers = dict(zip(wants, found, strict=True))
+        # Each message made once, for all the connections of a seat (or the spectators) at a version.
+        answers = {want: (version, base, text, view_message("update", version, text) if base is None
+                          else delta_message(base, version, text))
+                   for want, (version, base, text) in zip(wants, found, strict=True)}
         behind = []
         for conn, token, have in room:
-            version, base, text = answers[(token, have)]
+            version, base, text, message = answers[(token, have)]
             if base is None:
-                conn.send_update(version, view_message("update", version, text))
-            elif not conn.send_delta(base, version, text) and conn.version < version and not conn.closing:
+                conn.send_update(version, message)
+            elif not conn.send_delta(base, version, text, message) and conn.version < version and not conn.closing:
                 behind.append(conn)  # sent another version meanwhile (a resync): the whole view
         if behind:
             await self._send_whole(svc, game_id, behind)

@@ -384,7 +384,9 @@ class LiveGame:
         spectator of a daily challenge still running is refused each time: nothing of
         that is kept.) Keyed by whether the seed is revealed too, which changes with the
         day and not with the version."""
-        key = self._key(token)
+        return self._text(self._key(token), token)
+
+    def _text(self, key: tuple[int | None, bool], token: str | None) -> str:
         text = self.cached_texts.get(key)
         if text is None:
             text = self.cached_texts[key] = encode(self._view(key, token))
@@ -416,7 +418,9 @@ class LiveGame:
         their brackets (``wire.delta_message``), made once per version and view; None when
         there is no such view to start from (a client that has another version is sent
         the whole view, :meth:`view_text`)."""
-        key = self._key(token)
+        return self._patch(self._key(token), token)
+
+    def _patch(self, key: tuple[int | None, bool], token: str | None) -> tuple[int, int, str] | None:
         # The seed revealed at the end changes the key, not the seat: the client had the
         # view before it (a patch from it adds the seed).
         before = self.previous_views.get(key) or self.previous_views.get((key[0], not key[1]))
@@ -431,10 +435,11 @@ class LiveGame:
         """What a client with the view of version ``have`` is sent to reach this version:
         ``(version, base, patch operations)`` when a patch from ``have`` was made
         (:meth:`patch_text`), else ``(version, None, the whole view)``."""
-        found = self.patch_text(token)
+        key = self._key(token)  # (a token's seat found once: a hash)
+        found = self._patch(key, token)
         if found is not None and found[0] == have:
             return found[1], found[0], found[2]
-        return self.version, None, self.view_text(token)
+        return self.version, None, self._text(key, token)
 
     def record(self) -> dict[str, Any]:
         """The finished game's record with its seed revealed (for ``mummy verify``)."""
