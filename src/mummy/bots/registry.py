@@ -9,6 +9,7 @@ analysis (:mod:`mummy.analysis.treasure`).
 
 from __future__ import annotations
 
+import functools
 import re
 from importlib import metadata
 from typing import Any
@@ -41,6 +42,7 @@ def bot_names(game: str) -> list[str]:
     return [bot.name for bot in game_named(game).bots]
 
 
+@functools.lru_cache(maxsize=16)  # what is installed does not change while a process runs
 def extra_installed(extra: str) -> bool:
     """Whether every requirement of the package's optional ``extra`` is installed (read
     from the package's metadata: nothing is imported, so a server can say which bots it

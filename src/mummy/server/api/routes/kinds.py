@@ -80,9 +80,18 @@ def describe(game: Game) -> GameOut:
         has={"print": game.has("printer"), "analysis": game.has("analysis"), "content": game.has("content")})
 
 
+#: The answer, made once for the games registered (a game registered later makes it anew).
+_made: dict[tuple[Game, ...], KindsOut] = {}
+
+
 @router.get("/api/games/kinds", response_model=KindsOut, tags=["games"], responses=refusals())
 def kinds(response: Response) -> KindsOut:
     """Every game this server plays, with what a new game of it takes. It changes only
-    when the server does: a browser may keep it for a minute."""
+    when the server does: a browser may keep it for a minute, and the server makes it
+    once (not on every request of a client that asks in a loop)."""
     response.headers["Cache-Control"] = "public, max-age=60"
-    return KindsOut(games=[describe(g) for g in games().values()])
+    registered = tuple(games().values())
+    if registered not in _made:
+        _made.clear()
+        _made[registered] = KindsOut(games=[describe(g) for g in registered])
+    return _made[registered]
